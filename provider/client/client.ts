@@ -1,0 +1,279 @@
+/**
+ * SecOpsClient: one method per operation of the API spec. Arguments are validated before any
+ * request (SECOPS_INVALID_INPUT naming the field); responses are validated against the schemas
+ * (SECOPS_RESPONSE_INVALID naming the JSON path). Transport concerns live in http.ts.
+ */
+import { createWriteStream } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { FormData } from "undici";
+import { z } from "zod";
+import { ErrorCodes, SecOpsError, SecOpsInputError, isSecOpsError } from "./errors";
+import { HttpTransport, type RequestSpec } from "./http";
+import { toSettings, type SecOpsClientOptions } from "./options";
+import { multipart, names, paging, routes } from "./routes";
+import {
+  type Detection,
+  type DirectoryUser,
+  type DirectoryUserUpdate,
+  type HvaRule,
+  type HvaRuleCreate,
+  type Identity,
+  type IntegrationFilter,
+  type SortDirection,
+  type TimelineComment,
+  SORT_DIRECTIONS,
+  directoryUserSchema,
+  directoryUserUpdateSchema,
+  hvaRuleCreateSchema,
+  hvaRuleListSchema,
+  hvaRuleSchema,
+  idSchema,
+  identitySchema,
+  integrationCountSchema,
+  integrationFilterSchema,
+  parseInput,
+  parseResponse,
+  threatIndicatorPageSchema,
+  timelineCommentSchema,
+} from "./schemas";
+
+/** A file attached to a timeline comment. */
+export interface CommentFile {
+  filename: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+/** What to change on a timeline comment. `files`, when given, replaces every attachment. */
+export interface TimelineCommentEdit {
+  content?: string;
+  files?: CommentFile[];
+}
+
+const commentEditSchema = z.strictObject({
+  content: z.string().optional(),
+  files: z
+    .array(
+      z.strictObject({
+        filename: z.string().min(1, "must be a non-empty string"),
+        contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as image/png"),
+        data: z.instanceof(Uint8Array, { error: "must be a Uint8Array" }),
+      }),
+    )
+    .optional(),
+});
+
+const indicatorOptionsSchema = z.strictObject({ sortDirection: z.enum(SORT_DIRECTIONS).optional() });
+const booleanSchema = z.boolean({ error: "must be a boolean" });
+
+/** A typed client for the Security Operations Service API. */
+export class SecOpsClient {
+  private readonly http: HttpTransport;
+  private identityCache: Promise<Identity> | undefined;
+
+  constructor(options: SecOpsClientOptions) {
+    this.http = new HttpTransport(toSettings(options));
+  }
+
+  /** GET /v1/auth/me: the identity and role behind the API key. Refreshes the cached identity. */
+  async getIdentity(): Promise<Identity> {
+    const body = await this.call({ method: "GET", path: routes.authMe(), idempotent: true });
+    const identity = parseResponse(identitySchema, body, "GET", routes.authMe());
+    this.identityCache = Promise.resolve(identity);
+    return identity;
+  }
+
+  /** The identity, looked up once per client and cached (a failed lookup is not cached). */
+  identity(): Promise<Identity> {
+    this.identityCache ??= this.getIdentity().catch((err: unknown) => {
+      this.identityCache = undefined;
+      throw err;
+    });
+    return this.identityCache;
+  }
+
+  /** GET /v1/directory/{id} (assumed route): one directory user. */
+  async getDirectoryUser(id: string): Promise<DirectoryUser> {
+    const path = routes.directoryUser(parseInput(idSchema, id, "id"));
+    const body = await this.call({ method: "GET", path, idempotent: true });
+    return parseResponse(directoryUserSchema, body, "GET", path);
+  }
+
+  /** PATCH /v1/directory/{id}: sets any of the three flags; at least one must be given. */
+  async updateDirectoryUser(id: string, update: DirectoryUserUpdate): Promise<DirectoryUser> {
+    const path = routes.directoryUser(parseInput(idSchema, id, "id"));
+    const json = parseInput(directoryUserUpdateSchema, update, "update");
+    if (Object.keys(json).length === 0) {
+      throw new SecOpsInputError("update", "set at least one of needsChatOpsWelcome, chatOpsOnboardingUser, credentialsExposed");
+    }
+    const body = await this.call({ method: "PATCH", path, json, idempotent: true });
+    return parseResponse(directoryUserSchema, body, "PATCH", path);
+  }
+
+  /**
+   * POST /v1/integration/count: how many integrations match. `serviceProviderScope` is only for
+   * service-provider callers; for any other caller it is rejected before anything is sent.
+   */
+  async countIntegrations(filter: IntegrationFilter = {}): Promise<number> {
+    const f = parseInput(integrationFilterSchema, filter, "filter");
+    if (f.serviceProviderScope !== undefined) {
+      const me = await this.identity();
+      if (me.serviceProvider !== true) {
+        throw new SecOpsInputError(
+          "filter.serviceProviderScope",
+          `only service-provider callers may set it; team ${me.teamId} is not a service provider`,
+        );
+      }
+    }
+    const { sortDirection, serviceProviderScope, ...rest } = f;
+    const json: Record<string, unknown> = { ...rest };
+    if (sortDirection !== undefined) json[names.sortDirection] = sortDirection;
+    if (serviceProviderScope !== undefined) json[names.serviceProviderScope] = serviceProviderScope;
+    const path = routes.integrationCount();
+    // A count changes nothing: safe to re-send after a failure.
+    const body = await this.call({ method: "POST", path, json, idempotent: true });
+    return parseResponse(integrationCountSchema, body, "POST", path).totalCount;
+  }
+
+  /** PATCH /v1/timeline/comments/{id} (multipart): edits the text and optionally replaces attachments. */
+  async editTimelineComment(id: string, edit: TimelineCommentEdit): Promise<TimelineComment> {
+    const path = routes.timelineComment(parseInput(idSchema, id, "id"));
+    const e = parseInput(commentEditSchema, edit, "edit");
+    if (e.content === undefined && e.files === undefined) throw new SecOpsInputError("edit", "set content, files or both");
+    const form = () => {
+      const fd = new FormData();
+      if (e.content !== undefined) fd.append(multipart.content, e.content);
+      if (e.files !== undefined) {
+        fd.append(multipart.filesManifest, JSON.stringify(e.files.map((f) => f.filename)));
+        for (const f of e.files) fd.append(multipart.filePart, new Blob([f.data], { type: f.contentType }), f.filename);
+      }
+      return fd;
+    };
+    const body = await this.call({ method: "PATCH", path, form, idempotent: true });
+    return parseResponse(timelineCommentSchema, body, "PATCH", path);
+  }
+
+  /** PUT /endpoint/hva/automation: creates a rule. Never re-sent once it may have arrived (SECOPS_AMBIGUOUS). */
+  async createHvaRule(rule: HvaRuleCreate): Promise<HvaRule> {
+    const json = parseInput(hvaRuleCreateSchema, rule, "rule");
+    const path = routes.hvaRules();
+    const body = await this.call({ method: "PUT", path, json, idempotent: false });
+    return parseResponse(hvaRuleSchema, body, "PUT", path);
+  }
+
+  /** PATCH /endpoint/hva/automation/{id}: enables or disables a rule. */
+  async setHvaRuleEnabled(id: string, enabled: boolean): Promise<HvaRule> {
+    const path = routes.hvaRule(parseInput(idSchema, id, "id"));
+    const json = { enabled: parseInput(booleanSchema, enabled, "enabled") };
+    const body = await this.call({ method: "PATCH", path, json, idempotent: true });
+    return parseResponse(hvaRuleSchema, body, "PATCH", path);
+  }
+
+  /** GET /endpoint/hva/automation/{id} (assumed route): the rule, or undefined when it is gone. */
+  async getHvaRule(id: string): Promise<HvaRule | undefined> {
+    const path = routes.hvaRule(parseInput(idSchema, id, "id"));
+    try {
+      const body = await this.call({ method: "GET", path, idempotent: true });
+      return parseResponse(hvaRuleSchema, body, "GET", path);
+    } catch (err) {
+      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return undefined;
+      throw err;
+    }
+  }
+
+  /** GET /endpoint/hva/automation (assumed route): every rule of the caller's team. */
+  async listHvaRules(): Promise<HvaRule[]> {
+    const path = routes.hvaRules();
+    const body = await this.call({ method: "GET", path, idempotent: true });
+    return parseResponse(hvaRuleListSchema, body, "GET", path);
+  }
+
+  /** DELETE /endpoint/hva/automation/{id} (assumed route). A missing rule fails with SECOPS_NOT_FOUND. */
+  async deleteHvaRule(id: string): Promise<void> {
+    const path = routes.hvaRule(parseInput(idSchema, id, "id"));
+    await this.call({ method: "DELETE", path, idempotent: true });
+  }
+
+  /**
+   * GET /v1/cases/{id}/threat-indicators, every page. Fails with SECOPS_INCOMPLETE rather than return
+   * a subset when the server stops making progress before `totalCount`.
+   */
+  async listCaseThreatIndicators(
+    caseId: string,
+    options: { sortDirection?: SortDirection } = {},
+  ): Promise<{ data: Detection[]; totalCount: number }> {
+    const path = routes.caseThreatIndicators(parseInput(idSchema, caseId, "caseId"));
+    const { sortDirection } = parseInput(indicatorOptionsSchema, options, "options");
+    const seen = new Set<string>();
+    const data: Detection[] = [];
+    let totalCount = 0;
+    for (let page = paging.firstPage, n = 0; n < paging.maxPages; page++, n++) {
+      const query = { [names.sortDirection]: sortDirection, [names.page]: page, [names.pageSize]: paging.pageSize };
+      const body = await this.call({ method: "GET", path, query, idempotent: true });
+      const result = parseResponse(threatIndicatorPageSchema, body, "GET", path);
+      totalCount = result.totalCount;
+      let fresh = 0;
+      for (const d of result.data) {
+        if (seen.has(d.id)) continue;
+        seen.add(d.id);
+        data.push(d);
+        fresh++;
+      }
+      if (data.length >= totalCount) return { data, totalCount };
+      if (fresh === 0) {
+        throw new SecOpsError(
+          ErrorCodes.INCOMPLETE,
+          `GET ${path}: the server stopped making progress at page ${page} with ${data.length} of ${totalCount} indicators; refusing to return a partial list`,
+          { method: "GET", path },
+        );
+      }
+    }
+    throw new SecOpsError(ErrorCodes.INCOMPLETE, `GET ${path}: more than ${paging.maxPages} pages`, { method: "GET", path });
+  }
+
+  /** POST /v1/cases/export/csv as a stream. Consume or destroy it: it holds a connection until then. */
+  async exportCasesCsv(): Promise<Readable> {
+    return this.http.stream({ method: "POST", path: routes.casesExportCsv(), idempotent: true });
+  }
+
+  /**
+   * Streams the CSV export to `path`. Written to `<path>.partial` and renamed when complete, so a
+   * failed export never leaves a truncated file behind under the requested name.
+   */
+  async exportCasesCsvToFile(path: string): Promise<{ bytes: number }> {
+    parseInput(idSchema, path, "path");
+    const source = await this.exportCasesCsv();
+    const partial = `${path}.partial`;
+    let bytes = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, count, createWriteStream(partial));
+      await rename(partial, path);
+    } catch (err) {
+      await rm(partial, { force: true });
+      if (err instanceof SecOpsError) throw err;
+      throw new SecOpsError(ErrorCodes.NETWORK, `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`, {
+        method: "POST",
+        path: routes.casesExportCsv(),
+        cause: err,
+      });
+    }
+    return { bytes };
+  }
+
+  /** Closes the client's connection pool (not an injected dispatcher). */
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  private async call(spec: RequestSpec): Promise<unknown> {
+    return (await this.http.json(spec)).body;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Every error the package throws, each with a stable `code` (practice 4, modelled on undici's
+ * `lib/core/errors.js`). Messages read `PATCH /v1/directory/u-1 failed (403): <API message>`.
+ *
+ * Redaction: no error built here ever receives the API key. The only text that comes from outside
+ * (the API's `message`, a network error's message) passes through {@link redact}, which removes every
+ * secret registered by a live client, so even an API that echoes the bearer token cannot leak it.
+ */
+
+/** Stable error codes. Match on these, never on message text. */
+export const ErrorCodes = {
+  AUTH: "SECOPS_AUTH",
+  FORBIDDEN: "SECOPS_FORBIDDEN",
+  NOT_FOUND: "SECOPS_NOT_FOUND",
+  CONFLICT: "SECOPS_CONFLICT",
+  BAD_REQUEST: "SECOPS_BAD_REQUEST",
+  RATE_LIMITED: "SECOPS_RATE_LIMITED",
+  SERVER: "SECOPS_SERVER",
+  UNEXPECTED_STATUS: "SECOPS_UNEXPECTED_STATUS",
+  TIMEOUT: "SECOPS_TIMEOUT",
+  NETWORK: "SECOPS_NETWORK",
+  AMBIGUOUS: "SECOPS_AMBIGUOUS",
+  RESPONSE_INVALID: "SECOPS_RESPONSE_INVALID",
+  INVALID_INPUT: "SECOPS_INVALID_INPUT",
+  CONFIG: "SECOPS_CONFIG",
+  INCOMPLETE: "SECOPS_INCOMPLETE",
+  UNSUPPORTED: "SECOPS_UNSUPPORTED",
+} as const;
+
+/** One of {@link ErrorCodes}. */
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+const secrets = new Set<string>();
+
+/**
+ * Registers a secret (an API key) so that {@link redact} removes it from any text that reaches an
+ * error or a log line. Secrets shorter than 4 characters are ignored: replacing them would mangle text.
+ */
+export function registerSecret(secret: string): void {
+  if (secret.length >= 4) secrets.add(secret);
+}
+
+/** Replaces every registered secret in `text` with `[REDACTED]`. */
+export function redact(text: string): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[REDACTED]");
+  return out;
+}
+
+/** Details every {@link SecOpsError} may carry. */
+export interface SecOpsErrorDetails {
+  /** HTTP status the API answered with; absent when no response arrived (never invented). */
+  status?: number;
+  /** HTTP method of the failed request. */
+  method?: string;
+  /** Request path (no query, no host). */
+  path?: string;
+  /** The API's own `message`, redacted. */
+  apiMessage?: string;
+  /** The underlying error (network failure, validation issue). Not enumerable: kept out of JSON. */
+  cause?: unknown;
+  /** For validation errors: the input field or JSON path at fault. */
+  field?: string;
+  /** Seconds the API asked us to wait (Retry-After), when it said so. */
+  retryAfterSeconds?: number;
+}
+
+/** Base class of every error this package throws. */
+export class SecOpsError extends Error {
+  /** Stable machine-readable code, e.g. `SECOPS_NOT_FOUND`. */
+  readonly code: ErrorCode;
+  readonly status?: number;
+  readonly method?: string;
+  readonly path?: string;
+  readonly apiMessage?: string;
+  readonly field?: string;
+  readonly retryAfterSeconds?: number;
+
+  constructor(code: ErrorCode, message: string, details: SecOpsErrorDetails = {}) {
+    super(redact(message), details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.code = code;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.method !== undefined) this.method = details.method;
+    if (details.path !== undefined) this.path = details.path;
+    if (details.apiMessage !== undefined) this.apiMessage = redact(details.apiMessage);
+    if (details.field !== undefined) this.field = details.field;
+    if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+
+  /** What `JSON.stringify(err)` shows: the public fields, never the cause's internals. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      method: this.method,
+      path: this.path,
+      apiMessage: this.apiMessage,
+      field: this.field,
+    };
+  }
+}
+
+/** The API answered with a non-2xx status. */
+export class SecOpsApiError extends SecOpsError {}
+/** No usable answer arrived (connection refused or reset, DNS, TLS). */
+export class SecOpsNetworkError extends SecOpsError {}
+/** The request did not finish within the client's timeout. */
+export class SecOpsTimeoutError extends SecOpsError {}
+/** A write may or may not have been applied: the caller must reconcile before trying again. */
+export class SecOpsAmbiguousError extends SecOpsError {}
+/** The API answered 2xx with a body that does not fit the schema. */
+export class SecOpsResponseError extends SecOpsError {}
+/** An argument was rejected before any request was sent. */
+export class SecOpsInputError extends SecOpsError {
+  constructor(field: string, reason: string) {
+    super(ErrorCodes.INVALID_INPUT, `${field}: ${reason}`, { field });
+  }
+}
+/** Configuration (API key, base URL, options) is missing or invalid. */
+export class SecOpsConfigError extends SecOpsError {
+  constructor(message: string, field?: string) {
+    super(ErrorCodes.CONFIG, message, field === undefined ? {} : { field });
+  }
+}
+
+/** Maps an HTTP status to its error code. */
+export function codeForStatus(status: number): ErrorCode {
+  if (status === 401) return ErrorCodes.AUTH;
+  if (status === 403) return ErrorCodes.FORBIDDEN;
+  if (status === 404 || status === 410) return ErrorCodes.NOT_FOUND;
+  if (status === 409) return ErrorCodes.CONFLICT;
+  if (status === 429) return ErrorCodes.RATE_LIMITED;
+  if (status >= 500) return ErrorCodes.SERVER;
+  if (status >= 400) return ErrorCodes.BAD_REQUEST;
+  return ErrorCodes.UNEXPECTED_STATUS;
+}
+
+/** Builds the error for a non-2xx answer: `PATCH /v1/directory/u-1 failed (403): <API message>`. */
+export function apiError(
+  method: string,
+  path: string,
+  status: number,
+  apiMessage: string | undefined,
+  retryAfterSeconds?: number,
+): SecOpsApiError {
+  const suffix = apiMessage ? `: ${apiMessage}` : status >= 300 && status < 400 ? ": redirects are not followed" : "";
+  return new SecOpsApiError(codeForStatus(status), `${method} ${path} failed (${status})${suffix}`, {
+    status,
+    method,
+    path,
+    apiMessage,
+    retryAfterSeconds,
+  });
+}
+
+/** True when `err` is a {@link SecOpsError} with the given code. */
+export function isSecOpsError(err: unknown, code?: ErrorCode): err is SecOpsError {
+  return err instanceof SecOpsError && (code === undefined || err.code === code);
+}

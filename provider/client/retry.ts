@@ -1,0 +1,78 @@
+/**
+ * Retry policy: which failures are retried, and when. Exponential backoff with full jitter
+ * (AWS architecture blog), never earlier than the server's Retry-After.
+ */
+
+/** Statuses worth another attempt: rate limiting and transient gateway/availability failures. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** Network error codes that prove the request never left this process (safe to resend anything). */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+/** The first `code` found on an error or its chain of causes. */
+export function errorCodeOf(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** True when the failure happened before any byte of the request could reach the server. */
+export function failedBeforeSend(err: unknown): boolean {
+  const code = errorCodeOf(err);
+  return code !== undefined && NOT_SENT_CODES.has(code);
+}
+
+/**
+ * Parses a Retry-After header (delta-seconds or HTTP-date) into milliseconds from `now`.
+ * Returns undefined when absent or unparseable; never negative.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined || v.trim() === "") return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(v)) return Math.ceil(Number(v) * 1000);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Full-jitter backoff: a random delay in [0, min(cap, base * 2^(attempt-1))]. */
+export function backoffMs(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A counting semaphore: the concurrency budget shared by every call of one client. */
+export class Budget {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(readonly limit: number) {}
+
+  /** Waits for a slot; the returned function gives it back (idempotent). */
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Every route, query name, JSON name and rule the client uses, in one place. Entries marked
+ * `ASSUMPTION` are parts the API spec (`shared/spec/api.md`) does not show; each is listed in the
+ * README's assumptions table, and the simulator's `--strict-spec` mode switches them off so that the
+ * provider's degraded behaviour is tested too. Change an assumption here and nowhere else.
+ */
+
+const enc = encodeURIComponent;
+
+/** Paths of the operations. */
+export const routes = {
+  /** Spec: GET /v1/auth/me. */
+  authMe: () => "/v1/auth/me",
+  /** Spec: PATCH /v1/directory/{id}. ASSUMPTION: GET on the same path reads the user. */
+  directoryUser: (id: string) => `/v1/directory/${enc(id)}`,
+  /** Spec: POST /v1/integration/count. */
+  integrationCount: () => "/v1/integration/count",
+  /** Spec: PATCH /v1/timeline/comments/{id}. */
+  timelineComment: (id: string) => `/v1/timeline/comments/${enc(id)}`,
+  /** Spec: PUT /endpoint/hva/automation (create). ASSUMPTION: GET on it lists the team's rules. */
+  hvaRules: () => "/endpoint/hva/automation",
+  /** Spec: PATCH /endpoint/hva/automation/{id}. ASSUMPTION: GET and DELETE on it read and delete. */
+  hvaRule: (id: string) => `/endpoint/hva/automation/${enc(id)}`,
+  /** Spec: GET /v1/cases/{id}/threat-indicators. */
+  caseThreatIndicators: (caseId: string) => `/v1/cases/${enc(caseId)}/threat-indicators`,
+  /** Spec: POST /v1/cases/export/csv. */
+  casesExportCsv: () => "/v1/cases/export/csv",
+} as const;
+
+/** Query and JSON names the spec hides. */
+export const names = {
+  /**
+   * ASSUMPTION: the JSON name of the sort direction in the integration-count body and the query name
+   * of the sort direction on threat indicators (spec: "not shown"). `orderDir` is the name public
+   * client code for this API uses.
+   */
+  sortDirection: "orderDir",
+  /** ASSUMPTION: the JSON name of the service-provider scope in the integration-count body. */
+  serviceProviderScope: "serviceProviderScope",
+  /** ASSUMPTION: the page-number query parameter on threat indicators (1-based, like `page` in count). */
+  page: "page",
+  /** ASSUMPTION: the page-size query parameter on threat indicators (same name as `size` in count). */
+  pageSize: "size",
+} as const;
+
+/** Paging rules the spec hides. */
+export const paging = {
+  /** ASSUMPTION: pages are numbered from 1. */
+  firstPage: 1,
+  /** ASSUMPTION: the server accepts this page size (it may return fewer; the client follows totalCount). */
+  pageSize: 100,
+  /** Hard ceiling on pages fetched for one list, so a misbehaving server cannot loop us forever. */
+  maxPages: 10_000,
+} as const;
+
+/** Role rules the spec hides ("Which role may call which operation: not shown"). */
+export const roles = {
+  /** ASSUMPTION: roles that may write (PUT/PATCH/DELETE). VIEWER keys get 403 on writes. */
+  writers: ["ADMIN", "ANALYST"] as readonly string[],
+} as const;
+
+/** Success codes the spec hides; the client treats any 2xx as success. */
+export const status = {
+  /** Spec: PUT /endpoint/hva/automation answers 201. Any 2xx is accepted. */
+  hvaCreated: 201,
+} as const;
+
+/**
+ * ASSUMPTION: how the service answers a route it does not have. NestJS-style services answer
+ * `404 {"message":"Cannot GET /path"}`; the client turns that into `SECOPS_UNSUPPORTED` so that a
+ * missing assumed route (strict-spec mode) is never mistaken for a missing object.
+ */
+export function unknownRoute(apiMessage: string | undefined): boolean {
+  return apiMessage !== undefined && /^Cannot (GET|POST|PUT|PATCH|DELETE) \//.test(apiMessage);
+}
+
+/**
+ * Multipart layout of PATCH /v1/timeline/comments/{id}. The spec lists `content` (text part), `files`
+ * (text part) and `files.items` (file parts) and hides the meaning of the `files` part.
+ * ASSUMPTION: when attachments are to be replaced, a text part `files` carries a JSON array of the
+ * new attachments' file names (`[]` removes them all) and each file is a file part named `files`.
+ * Without the text part the attachments are left as they are.
+ */
+export const multipart = {
+  content: "content",
+  filesManifest: "files",
+  filePart: "files",
+} as const;

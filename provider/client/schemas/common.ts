@@ -1,0 +1,100 @@
+/**
+ * Building blocks shared by every schema. The spec's conventions drive them:
+ * - "Unless marked required, a field may be absent or null": optional fields are `nullish`.
+ * - Unknown keys are kept (`looseObject`): the API may add fields and users may rely on them.
+ * - Enumerations are open (practice 12): the spec lists only some values, so any string is accepted
+ *   and kept; the known values are exported for documentation and for request validation only.
+ */
+import { z } from "zod";
+import { ErrorCodes, SecOpsInputError, SecOpsResponseError } from "../errors";
+
+/** Space-separated words of a string literal, as a union type. */
+type Words<S extends string> = S extends `${infer H} ${infer R}` ? H | Words<R> : S;
+
+/** A shape with every name in `names` (space separated) mapped to `schema`. */
+export function fields<const S extends string, T extends z.ZodType>(names: S, schema: T): { [K in Words<S>]: T } {
+  const shape: Record<string, T> = {};
+  for (const n of names.split(/\s+/)) if (n) shape[n] = schema;
+  return shape as { [K in Words<S>]: T };
+}
+
+/** An optional (absent or null) string. */
+export const optString = z.string().nullish();
+/** An optional boolean. */
+export const optBool = z.boolean().nullish();
+/** An optional integer. */
+export const optInt = z.number().int().nullish();
+/** An optional ISO 8601 timestamp, kept as the string the API sent. */
+export const optTimestamp = z.string().nullish();
+/** An optional free-form JSON object. */
+export const optObject = z.record(z.string(), z.unknown()).nullish();
+/** An optional array of strings. */
+export const optStrings = z.array(z.string()).nullish();
+
+/**
+ * An open enumeration: typed as the known values or any other string, validated as a string.
+ * Unknown values are kept so a new server-side value never breaks a deployment.
+ */
+export function openEnum<const T extends readonly string[]>(_known: T): z.ZodType<T[number] | (string & {})> {
+  return z.string() as unknown as z.ZodType<T[number] | (string & {})>;
+}
+
+/** An optional open enumeration. */
+export function optEnum<const T extends readonly string[]>(known: T) {
+  return openEnum(known).nullish();
+}
+
+/** An optional array of objects of the given shape. */
+export function optArrayOf<T extends z.ZodType>(schema: T) {
+  return z.array(schema).nullish();
+}
+
+/** Formats a zod issue path as a JSON path: `$.data[3].files[0].metadata.story`. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = "$";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  return out;
+}
+
+/**
+ * Parses an API response. A body that does not fit fails with `SECOPS_RESPONSE_INVALID` naming the
+ * JSON path of the first problem, e.g. `GET /v1/auth/me: response $.role: expected string, received number`.
+ */
+export function parseResponse<T extends z.ZodType>(
+  schema: T,
+  data: unknown,
+  method: string,
+  path: string,
+): z.output<T> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const at = jsonPath(issue.path);
+  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : "";
+  return throwInvalid(method, path, at, `${issue.message}${more}`, result.error);
+}
+
+function throwInvalid(method: string, path: string, at: string, reason: string, cause: unknown): never {
+  throw new SecOpsResponseError(
+    ErrorCodes.RESPONSE_INVALID,
+    `${method} ${path}: response ${at} does not fit the API schema: ${reason}`,
+    { method, path, field: at, cause },
+  );
+}
+
+/**
+ * Validates a caller's argument before anything is sent. A bad value fails with
+ * `SECOPS_INVALID_INPUT` naming the field, e.g. `filter.healthStatus[1]: Invalid option: expected one of ...`.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown, name: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  let field = name;
+  for (const p of issue.path) field += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  if (issue.code === "unrecognized_keys") field += `.${issue.keys[0]}`;
+  throw new SecOpsInputError(field, issue.code === "unrecognized_keys" ? "is not a known field" : issue.message);
+}
+
+/** A non-empty string identifier. */
+export const idSchema = z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string");

@@ -1,0 +1,33 @@
+/** High-value-asset automation rules. */
+import { z } from "zod";
+import { optBool, optEnum, optString } from "./common";
+
+/** Search fields the spec lists (`name`); others exist but are not shown, so the set is open. */
+export const HVA_SEARCH_FIELDS = ["name"] as const;
+
+/** An HVA automation rule. `id` is required: a rule cannot be managed without it. */
+export const hvaRuleSchema = z.looseObject({
+  id: z.string(),
+  teamId: optString,
+  enabled: optBool,
+  searchField: optEnum(HVA_SEARCH_FIELDS),
+  search: optString,
+});
+
+/** An HVA automation rule as the API returns it. */
+export type HvaRule = z.output<typeof hvaRuleSchema>;
+
+/** A list of rules (assumed GET /endpoint/hva/automation): a bare array or `{ data: [...] }`. */
+export const hvaRuleListSchema = z.union([
+  z.array(hvaRuleSchema),
+  z.looseObject({ data: z.array(hvaRuleSchema) }).transform((o) => o.data),
+]);
+
+/** The body of a rule creation; `field` names the searched field, `search` the text. */
+export const hvaRuleCreateSchema = z.strictObject({
+  field: z.string().min(1, "must be a non-empty string"),
+  search: z.string().min(1, "must be a non-empty string"),
+});
+
+/** The body of a rule creation. */
+export type HvaRuleCreate = z.input<typeof hvaRuleCreateSchema>;

@@ -1,0 +1,6 @@
+/**
+ * pulumi-secops: Pulumi resources, data sources and a typed client for the Security Operations
+ * Service API. This file only re-exports.
+ */
+export * from "./client";
+export { VERSION } from "./version";

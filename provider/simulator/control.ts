@@ -1,0 +1,75 @@
+/**
+ * The control API under `/__sim/`, guarded by the control token (header `x-sim-control`):
+ * statistics, faults at runtime, and out-of-band changes for drift tests.
+ *
+ *   GET    /__sim/stats                 requests per route, writes, sockets opened, faults injected
+ *   POST   /__sim/stats/reset
+ *   GET    /__sim/faults | PUT /__sim/faults (rules, or {"spec": "429:0.1@PUT /endpoint"}) | DELETE
+ *   GET    /__sim/state                 rules and directory users
+ *   PATCH  /__sim/hva/{id}              { enabled?, search?, searchField? }   DELETE /__sim/hva/{id}
+ *   PATCH  /__sim/directory/{id}        { needsChatOpsWelcome?, ... }         DELETE /__sim/directory/{id}
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { fail, type Result } from "./api";
+import { parseFaultSpec, type FaultRule } from "./faults";
+import { send, type ServerContext } from "./server";
+
+type Json = Record<string, unknown>;
+
+/** Handles one control request. */
+export function handleControl(sc: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, text: string): void {
+  if (req.headers["x-sim-control"] !== sc.controlToken) return send(res, fail(401, "control token required"));
+  let body: Json = {};
+  try {
+    body = text ? (JSON.parse(text) as Json) : {};
+  } catch {
+    return send(res, fail(400, "control body must be JSON"));
+  }
+  try {
+    send(res, dispatch(sc, req.method ?? "GET", url.pathname.slice("/__sim".length), body));
+  } catch (err) {
+    send(res, fail(400, (err as Error).message));
+  }
+}
+
+function dispatch(sc: ServerContext, method: string, path: string, body: Json): Result {
+  const ok = (json: unknown): Result => ({ status: 200, json });
+  const [, section, id] = path.split("/");
+  switch (`${method} /${section}`) {
+    case "GET /stats":
+      return ok({ ...sc.stats, faultsInjected: sc.faults.injected });
+    case "POST /stats":
+      sc.stats.requests = {};
+      sc.stats.writes = 0;
+      sc.stats.socketsOpened = 0;
+      for (const k of Object.keys(sc.faults.injected)) delete sc.faults.injected[k];
+      return ok({});
+    case "GET /faults":
+      return ok(sc.faults.list());
+    case "PUT /faults":
+      sc.faults.set(typeof body.spec === "string" ? parseFaultSpec(body.spec) : ((body.rules ?? body) as FaultRule[]));
+      return ok(sc.faults.list());
+    case "DELETE /faults":
+      sc.faults.set([]);
+      return ok([]);
+    case "GET /state":
+      return ok({ rules: [...sc.store.rules.values()], users: [...sc.store.users.values()] });
+    case "PATCH /hva":
+    case "DELETE /hva":
+    case "PATCH /directory":
+    case "DELETE /directory":
+      return mutate(sc, method, section, decodeURIComponent(id ?? ""), body);
+    default:
+      return fail(404, `Cannot ${method} /__sim${path}`);
+  }
+}
+
+function mutate(sc: ServerContext, method: string, section: string, id: string, body: Json): Result {
+  const coll = (section === "hva" ? sc.store.rules : sc.store.users) as Map<string, Json>;
+  const item = coll.get(id);
+  if (!item) return fail(404, `${section} ${id} not found`);
+  if (method === "DELETE") coll.delete(id);
+  else Object.assign(item, body);
+  sc.store.save();
+  return { status: 200, json: method === "DELETE" ? {} : item };
+}

@@ -1,0 +1,137 @@
+/**
+ * `pulumi-secops/simulator`: a local stand-in for the Security Operations Service API, for tests,
+ * demos and trying the provider without an account.
+ */
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { Faults, parseFaultSpec, type FaultRule } from "./faults";
+import { createSimServer, type Stats } from "./server";
+import { Store } from "./store";
+
+export { FAULT_KINDS, parseFaultSpec, type FaultKind, type FaultRule } from "./faults";
+export { CSV_COLUMNS } from "./api";
+
+/** Options of {@link createSimulator}. */
+export interface SimulatorOptions {
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Port; 0 (default) picks a free one. */
+  port?: number;
+  /** Answer the routes the spec does not show (assumed routes) as unknown, and ignore hidden names. */
+  strictSpec?: boolean;
+  /** Seed of the generated data and of fault draws. Default 1. */
+  seed?: number;
+  /** Persist what changes to this JSON file and load it on start. */
+  statePath?: string;
+  /** Faults from the start: rules or a spec string (see parseFaultSpec). */
+  faults?: FaultRule[] | string;
+  /** Adds case `case-big` with this many detections. */
+  bigCase?: number;
+  /** Makes the CSV export at least this many rows long. */
+  csvRows?: number;
+  /** A fixed control token (default: random). */
+  controlToken?: string;
+}
+
+/** The API keys of the simulated tenants. */
+export interface SimulatorKeys {
+  admin: string;
+  analyst: string;
+  viewer: string;
+  serviceProviderAdmin: string;
+}
+
+/** A running simulator. */
+export interface Simulator {
+  url: string;
+  apiKeys: SimulatorKeys;
+  controlToken: string;
+  /** A client of the control API of this simulator. */
+  control: SimulatorControl;
+  close(): Promise<void>;
+}
+
+/** Starts a simulator. */
+export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const seed = options.seed ?? 1;
+  const store = new Store({ seed, bigCase: options.bigCase, csvRows: options.csvRows, statePath: options.statePath });
+  const rules = typeof options.faults === "string" ? parseFaultSpec(options.faults) : (options.faults ?? []);
+  const controlToken = options.controlToken ?? randomBytes(16).toString("hex");
+  const stats: Stats = { requests: {}, writes: 0, socketsOpened: 0, faultsInjected: {} };
+  const server = createSimServer({ store, faults: new Faults(seed, rules), strictSpec: options.strictSpec ?? false, controlToken, stats });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const byName = (n: string) => store.keys.find((k) => k.userId === `svc-${n}`)!.key;
+  return {
+    url,
+    apiKeys: { admin: byName("admin"), analyst: byName("analyst"), viewer: byName("viewer"), serviceProviderAdmin: byName("spadmin") },
+    controlToken,
+    control: new SimulatorControl(url, controlToken),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A client of a simulator's control API (works against a simulator in another process too). */
+export class SimulatorControl {
+  constructor(
+    readonly url: string,
+    private readonly token: string,
+  ) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.url}/__sim${path}`, {
+      method,
+      headers: { "x-sim-control": this.token, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as T;
+    if (!res.ok) throw new Error(`simulator control ${method} ${path} failed (${res.status}): ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  /** Requests per route (`"PUT /endpoint/hva/automation"`), writes, sockets opened, faults injected. */
+  stats(): Promise<Stats> {
+    return this.call("GET", "/stats");
+  }
+  /** Zeroes the statistics. */
+  resetStats(): Promise<void> {
+    return this.call("POST", "/stats/reset");
+  }
+  /** Replaces the fault rules (rules or a spec string). */
+  setFaults(faults: FaultRule[] | string): Promise<FaultRule[]> {
+    return this.call("PUT", "/faults", typeof faults === "string" ? { spec: faults } : { rules: faults });
+  }
+  /** Removes every fault rule. */
+  clearFaults(): Promise<void> {
+    return this.call("DELETE", "/faults");
+  }
+  /** Rules and directory users as stored. */
+  state(): Promise<{ rules: Array<Record<string, unknown>>; users: Array<Record<string, unknown>> }> {
+    return this.call("GET", "/state");
+  }
+  /** Changes a rule out of band. */
+  patchRule(id: string, change: { enabled?: boolean; search?: string; searchField?: string }): Promise<unknown> {
+    return this.call("PATCH", `/hva/${encodeURIComponent(id)}`, change);
+  }
+  /** Deletes a rule out of band. */
+  deleteRule(id: string): Promise<unknown> {
+    return this.call("DELETE", `/hva/${encodeURIComponent(id)}`);
+  }
+  /** Changes a directory user out of band. */
+  patchUser(id: string, change: Record<string, unknown>): Promise<unknown> {
+    return this.call("PATCH", `/directory/${encodeURIComponent(id)}`, change);
+  }
+  /** Deletes a directory user out of band. */
+  deleteUser(id: string): Promise<unknown> {
+    return this.call("DELETE", `/directory/${encodeURIComponent(id)}`);
+  }
+}

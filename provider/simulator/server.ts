@@ -1,0 +1,217 @@
+/**
+ * The simulator's HTTP server: routing, authentication, roles, body parsing, fault injection and
+ * statistics. Operations are in api.ts, the control API in control.ts.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import busboy from "busboy";
+import { roles } from "../client/routes";
+import * as api from "./api";
+import { handleControl } from "./control";
+import { BEFORE, type Faults, type FaultRule } from "./faults";
+import type { Store } from "./store";
+
+type Handler = (ctx: api.Ctx) => api.Result;
+interface Route {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  handler: Handler;
+  /** A route the spec does not show: answered as unknown in strict-spec mode. */
+  assumed?: boolean;
+  multipart?: boolean;
+}
+
+function route(method: string, template: string, handler: Handler, extra: Partial<Route> = {}): Route {
+  const pattern = new RegExp(`^${template.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}$`);
+  return { method, template, pattern, handler, ...extra };
+}
+
+const ROUTES: Route[] = [
+  route("GET", "/v1/auth/me", api.authMe),
+  route("GET", "/v1/directory/{id}", api.getDirectoryUser, { assumed: true }),
+  route("PATCH", "/v1/directory/{id}", api.patchDirectoryUser),
+  route("POST", "/v1/integration/count", api.countIntegrations),
+  route("PATCH", "/v1/timeline/comments/{id}", api.editComment, { multipart: true }),
+  route("PUT", "/endpoint/hva/automation", api.createRule),
+  route("GET", "/endpoint/hva/automation", api.listRules, { assumed: true }),
+  route("GET", "/endpoint/hva/automation/{id}", api.getRule, { assumed: true }),
+  route("PATCH", "/endpoint/hva/automation/{id}", api.patchRule),
+  route("DELETE", "/endpoint/hva/automation/{id}", api.deleteRule, { assumed: true }),
+  route("GET", "/v1/cases/{id}/threat-indicators", api.threatIndicators),
+  route("POST", "/v1/cases/export/csv", api.exportCsv),
+];
+
+const WRITES = new Set(["PUT", "PATCH", "DELETE"]);
+const MAX_BODY = 16 * 1024 * 1024;
+
+/** Counters served by `/__sim/stats`. */
+export interface Stats {
+  requests: Record<string, number>;
+  writes: number;
+  socketsOpened: number;
+  faultsInjected: Record<string, number>;
+}
+
+/** Server settings. */
+export interface ServerContext {
+  store: Store;
+  faults: Faults;
+  strictSpec: boolean;
+  controlToken: string;
+  stats: Stats;
+}
+
+/** Creates the (unstarted) HTTP server. */
+export function createSimServer(sc: ServerContext): Server {
+  const server = createServer((req, res) => {
+    handle(sc, req, res).catch((err: unknown) => {
+      if (!res.headersSent) send(res, api.fail(500, `simulator error: ${(err as Error).message}`));
+      else res.destroy();
+    });
+  });
+  server.on("connection", () => sc.stats.socketsOpened++);
+  server.keepAliveTimeout = 30_000;
+  return server;
+}
+
+async function handle(sc: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://sim");
+  const method = req.method ?? "GET";
+  if (url.pathname.startsWith("/__sim/")) return handleControl(sc, req, res, url, await readBody(req));
+  const match = findRoute(method, url.pathname, sc.strictSpec);
+  if (!match) {
+    await readBody(req).catch(() => undefined);
+    return send(res, api.fail(404, `Cannot ${method} ${url.pathname}`));
+  }
+  const { r, params } = match;
+  const key = `${method} ${r.template}`;
+  sc.stats.requests[key] = (sc.stats.requests[key] ?? 0) + 1;
+  const fault = sc.faults.choose(method, url.pathname);
+  if (fault && BEFORE.has(fault.kind)) {
+    if (fault.kind === "latency") await new Promise((done) => setTimeout(done, fault.latencyMs ?? 200));
+    else return injectBefore(fault, req, res);
+  }
+  const caller = authenticate(sc, req);
+  if (!caller) return send(res, api.fail(401, "Unauthorized"));
+  if (WRITES.has(method) && !roles.writers.includes(caller.role)) {
+    return send(res, api.fail(403, `Forbidden resource: role ${caller.role} may not ${method} ${url.pathname}`));
+  }
+  let body: unknown;
+  let parts: api.Ctx["parts"];
+  try {
+    if (r.multipart) parts = await readMultipart(req);
+    else body = await readJson(req);
+  } catch (err) {
+    return send(res, api.fail(400, (err as Error).message));
+  }
+  const result = r.handler({ store: sc.store, caller, params, query: url.searchParams, body, strictSpec: sc.strictSpec, parts });
+  if (WRITES.has(method) && result.status < 300) {
+    sc.stats.writes++;
+    sc.store.save();
+  }
+  if (fault) return injectAfter(fault, res);
+  send(res, result);
+}
+
+function findRoute(method: string, path: string, strict: boolean) {
+  for (const r of ROUTES) {
+    if (r.method !== method || (strict && r.assumed)) continue;
+    const m = r.pattern.exec(path);
+    if (m) return { r, params: Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)])) };
+  }
+  return undefined;
+}
+
+function authenticate(sc: ServerContext, req: IncomingMessage) {
+  const h = req.headers.authorization ?? "";
+  const m = /^Bearer (.+)$/.exec(h);
+  return m ? sc.store.keys.find((k) => k.key === m[1]) : undefined;
+}
+
+function injectBefore(fault: FaultRule, req: IncomingMessage, res: ServerResponse): void {
+  if (fault.kind === "reset") {
+    req.socket.destroy();
+    return;
+  }
+  if (fault.kind === "html") {
+    res.writeHead(502, { "content-type": "text/html" });
+    res.end("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>");
+    return;
+  }
+  const status = Number(fault.kind);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (status === 429) headers["retry-after"] = String(fault.retryAfter ?? "1");
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ statusCode: status, message: status === 429 ? "Too Many Requests" : "Service unavailable (injected)" }));
+}
+
+function injectAfter(fault: FaultRule, res: ServerResponse): void {
+  if (fault.kind === "commit-drop") {
+    res.socket?.destroy();
+    return;
+  }
+  const bodies: Record<string, string> = { "malformed-json": '{"id": "x", "enabled": tru', "wrong-shape": '{"unexpected":[1,2,3]}', "empty-200": "" };
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(bodies[fault.kind] ?? "");
+}
+
+/** Writes a handler result. */
+export function send(res: ServerResponse, result: api.Result): void {
+  if (result.stream) {
+    res.writeHead(result.status, { "content-type": result.contentType ?? "application/octet-stream" });
+    result.stream.pipe(res);
+    return;
+  }
+  if (result.json === undefined) {
+    res.writeHead(result.status);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(result.json);
+  res.writeHead(result.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Reads the whole body (bounded). */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY) throw new Error("request entity too large");
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const text = await readBody(req);
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`Unexpected token in JSON body: ${(err as Error).message}`);
+  }
+}
+
+function readMultipart(req: IncomingMessage): Promise<NonNullable<api.Ctx["parts"]>> {
+  return new Promise((resolve, reject) => {
+    const parts: NonNullable<api.Ctx["parts"]> = { fields: {}, files: [] };
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { fileSize: 10 * 1024 * 1024, files: 20 } });
+    } catch {
+      reject(new Error("request body must be multipart/form-data"));
+      return;
+    }
+    bb.on("field", (name, value) => (parts.fields[name] = value));
+    bb.on("file", (_name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => parts.files.push({ filename: info.filename ?? "", contentType: info.mimeType, data: Buffer.concat(chunks) }));
+    });
+    bb.on("error", reject);
+    bb.on("close", () => resolve(parts));
+    req.pipe(bb);
+  });
+}
