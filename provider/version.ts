@@ -4,7 +4,8 @@ import { join } from "node:path";
 
 function readVersion(): string {
   try {
-    return (JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version: string })
+      .version;
   } catch {
     return "0.0.0";
   }

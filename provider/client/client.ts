@@ -106,7 +106,10 @@ export class SecOpsClient {
     const path = routes.directoryUser(parseInput(idSchema, id, "id"));
     const json = parseInput(directoryUserUpdateSchema, update, "update");
     if (Object.keys(json).length === 0) {
-      throw new SecOpsInputError("update", "set at least one of needsChatOpsWelcome, chatOpsOnboardingUser, credentialsExposed");
+      throw new SecOpsInputError(
+        "update",
+        "set at least one of needsChatOpsWelcome, chatOpsOnboardingUser, credentialsExposed",
+      );
     }
     const body = await this.call({ method: "PATCH", path, json, idempotent: true });
     return parseResponse(directoryUserSchema, body, "PATCH", path);
@@ -141,13 +144,15 @@ export class SecOpsClient {
   async editTimelineComment(id: string, edit: TimelineCommentEdit): Promise<TimelineComment> {
     const path = routes.timelineComment(parseInput(idSchema, id, "id"));
     const e = parseInput(commentEditSchema, edit, "edit");
-    if (e.content === undefined && e.files === undefined) throw new SecOpsInputError("edit", "set content, files or both");
+    if (e.content === undefined && e.files === undefined)
+      throw new SecOpsInputError("edit", "set content, files or both");
     const form = () => {
       const fd = new FormData();
       if (e.content !== undefined) fd.append(multipart.content, e.content);
       if (e.files !== undefined) {
         fd.append(multipart.filesManifest, JSON.stringify(e.files.map((f) => f.filename)));
-        for (const f of e.files) fd.append(multipart.filePart, new Blob([f.data], { type: f.contentType }), f.filename);
+        for (const f of e.files)
+          fd.append(multipart.filePart, new Blob([f.data], { type: f.contentType }), f.filename);
       }
       return fd;
     };
@@ -208,12 +213,15 @@ export class SecOpsClient {
     const { sortDirection } = parseInput(indicatorOptionsSchema, options, "options");
     const seen = new Set<string>();
     const data: Detection[] = [];
-    let totalCount = 0;
     for (let page = paging.firstPage, n = 0; n < paging.maxPages; page++, n++) {
-      const query = { [names.sortDirection]: sortDirection, [names.page]: page, [names.pageSize]: paging.pageSize };
+      const query = {
+        [names.sortDirection]: sortDirection,
+        [names.page]: page,
+        [names.pageSize]: paging.pageSize,
+      };
       const body = await this.call({ method: "GET", path, query, idempotent: true });
       const result = parseResponse(threatIndicatorPageSchema, body, "GET", path);
-      totalCount = result.totalCount;
+      const totalCount = result.totalCount;
       let fresh = 0;
       for (const d of result.data) {
         if (seen.has(d.id)) continue;
@@ -230,7 +238,10 @@ export class SecOpsClient {
         );
       }
     }
-    throw new SecOpsError(ErrorCodes.INCOMPLETE, `GET ${path}: more than ${paging.maxPages} pages`, { method: "GET", path });
+    throw new SecOpsError(ErrorCodes.INCOMPLETE, `GET ${path}: more than ${paging.maxPages} pages`, {
+      method: "GET",
+      path,
+    });
   }
 
   /** POST /v1/cases/export/csv as a stream. Consume or destroy it: it holds a connection until then. */
@@ -259,11 +270,15 @@ export class SecOpsClient {
     } catch (err) {
       await rm(partial, { force: true });
       if (err instanceof SecOpsError) throw err;
-      throw new SecOpsError(ErrorCodes.NETWORK, `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`, {
-        method: "POST",
-        path: routes.casesExportCsv(),
-        cause: err,
-      });
+      throw new SecOpsError(
+        ErrorCodes.NETWORK,
+        `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`,
+        {
+          method: "POST",
+          path: routes.casesExportCsv(),
+          cause: err,
+        },
+      );
     }
     return { bytes };
   }

@@ -146,7 +146,11 @@ export function apiError(
   apiMessage: string | undefined,
   retryAfterSeconds?: number,
 ): SecOpsApiError {
-  const suffix = apiMessage ? `: ${apiMessage}` : status >= 300 && status < 400 ? ": redirects are not followed" : "";
+  const suffix = apiMessage
+    ? `: ${apiMessage}`
+    : status >= 300 && status < 400
+      ? ": redirects are not followed"
+      : "";
   return new SecOpsApiError(codeForStatus(status), `${method} ${path} failed (${status})${suffix}`, {
     status,
     method,

@@ -17,7 +17,15 @@ import {
   redact,
 } from "./errors";
 import { errorMessage } from "./schemas/errorBody";
-import { Budget, RETRYABLE_STATUSES, backoffMs, failedBeforeSend, parseRetryAfter, sleep } from "./retry";
+import {
+  Budget,
+  RETRYABLE_STATUSES,
+  backoffMs,
+  errorCodeOf,
+  failedBeforeSend,
+  parseRetryAfter,
+  sleep,
+} from "./retry";
 import { unknownRoute } from "./routes";
 import { log } from "./log";
 
@@ -146,7 +154,8 @@ export class HttpTransport {
       const failure = await this.failure(spec, res);
       const retryAfter = parseRetryAfter(res.headers["retry-after"]);
       const retryable = RETRYABLE_STATUSES.has(res.status) && attempt < attempts;
-      if (!retryable || (retryAfter !== undefined && retryAfter > this.settings.maxRetryAfterMs)) throw failure;
+      if (!retryable || (retryAfter !== undefined && retryAfter > this.settings.maxRetryAfterMs))
+        throw failure;
       const jitter = backoffMs(attempt, this.settings.backoffBaseMs, this.settings.backoffCapMs);
       // Never earlier than Retry-After: the jittered delay only adds to it.
       await sleep(Math.max(retryAfter ?? 0, jitter));
@@ -229,7 +238,8 @@ export class HttpTransport {
         details,
       );
     }
-    if (timedOut) return new SecOpsTimeoutError(ErrorCodes.TIMEOUT, `${spec.method} ${spec.path}: ${what}`, details);
+    if (timedOut)
+      return new SecOpsTimeoutError(ErrorCodes.TIMEOUT, `${spec.method} ${spec.path}: ${what}`, details);
     return new SecOpsNetworkError(ErrorCodes.NETWORK, `${spec.method} ${spec.path} failed: ${what}`, details);
   }
 }
@@ -245,7 +255,11 @@ class TimeoutSignal extends Error {
 function isTimeout(err: unknown): boolean {
   if (err instanceof TimeoutSignal) return true;
   const code = (err as { code?: string })?.code;
-  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT";
+  return (
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT"
+  );
 }
 
 function describe(err: unknown): string {
@@ -256,7 +270,7 @@ function describe(err: unknown): string {
 }
 
 function errName(err: unknown): string {
-  return isTimeout(err) ? "timeout" : (describe(err).split(" ")[0] ?? "error");
+  return isTimeout(err) ? "timeout" : (errorCodeOf(err) ?? "network error");
 }
 
 function queryString(query: RequestSpec["query"]): string {
@@ -268,7 +282,11 @@ function queryString(query: RequestSpec["query"]): string {
 }
 
 /** Reads a body as UTF-8 text, refusing more than `cap` bytes (by Content-Length or as it streams). */
-async function readCapped(body: Dispatcher.ResponseData["body"], cap: number, spec: RequestSpec): Promise<string> {
+async function readCapped(
+  body: Dispatcher.ResponseData["body"],
+  cap: number,
+  spec: RequestSpec,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -45,7 +45,8 @@ function int(value: number | undefined, fallback: number, name: string, min: num
 
 /** Validates the options and turns them into transport settings. */
 export function toSettings(options: SecOpsClientOptions): HttpSettings {
-  if (options === null || typeof options !== "object") throw new SecOpsConfigError("options must be an object");
+  if (options === null || typeof options !== "object")
+    throw new SecOpsConfigError("options must be an object");
   const { apiKey, baseUrl } = options;
   if (typeof apiKey !== "string" || apiKey.trim() === "") {
     throw new SecOpsConfigError("apiKey must be a non-empty string", "apiKey");
@@ -60,7 +61,10 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
     throw new SecOpsConfigError(`baseUrl is not a valid URL: ${baseUrl}`, "baseUrl");
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
-    throw new SecOpsConfigError("baseUrl must be an https URL (plain http is allowed only for loopback hosts)", "baseUrl");
+    throw new SecOpsConfigError(
+      "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
+      "baseUrl",
+    );
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new SecOpsConfigError("baseUrl must not contain credentials, a query or a fragment", "baseUrl");

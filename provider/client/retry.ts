@@ -46,7 +46,12 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /** Full-jitter backoff: a random delay in [0, min(cap, base * 2^(attempt-1))]. */
-export function backoffMs(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  baseMs: number,
+  capMs: number,
+  random: () => number = Math.random,
+): number {
   return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 }
 

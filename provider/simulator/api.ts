@@ -5,7 +5,12 @@
  */
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify";
-import { HEALTH_STATUSES, INTEGRATION_TYPES, SERVICE_PROVIDER_SCOPES, SORT_DIRECTIONS } from "../client/schemas/integration";
+import {
+  HEALTH_STATUSES,
+  INTEGRATION_TYPES,
+  SERVICE_PROVIDER_SCOPES,
+  SORT_DIRECTIONS,
+} from "../client/schemas/integration";
 import { names } from "../client/routes";
 import type { SimKey } from "./seed";
 import type { Store } from "./store";
@@ -24,7 +29,10 @@ export interface Ctx {
   body: unknown;
   strictSpec: boolean;
   /** Multipart parts, for the comment edit. */
-  parts?: { fields: Record<string, string>; files: Array<{ filename: string; contentType: string; data: Buffer }> };
+  parts?: {
+    fields: Record<string, string>;
+    files: Array<{ filename: string; contentType: string; data: Buffer }>;
+  };
 }
 
 /** A 4xx/5xx answer in the API's error shape. */
@@ -32,7 +40,12 @@ export const fail = (status: number, message: string | string[]): Result => ({
   status,
   json: { statusCode: status, message, error: ERROR_NAMES[status] ?? "Error" },
 });
-const ERROR_NAMES: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
+const ERROR_NAMES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+};
 const ok = (json: unknown, status = 200): Result => ({ status, json });
 const now = () => new Date().toISOString();
 
@@ -85,7 +98,8 @@ export function patchDirectoryUser(ctx: Ctx): Result {
   const body = objectBody(ctx);
   if (!body) return fail(400, "request body must be a JSON object");
   const problems = unknownProps(ctx, body, USER_FLAGS);
-  for (const f of USER_FLAGS) if (f in body && typeof body[f] !== "boolean") problems.push(`${f} must be a boolean value`);
+  for (const f of USER_FLAGS)
+    if (f in body && typeof body[f] !== "boolean") problems.push(`${f} must be a boolean value`);
   if (problems.length) return fail(400, problems);
   const u = userOf(ctx);
   if (!u) return fail(404, `Directory user ${ctx.params.id} not found`);
@@ -98,13 +112,27 @@ export function countIntegrations(ctx: Ctx): Result {
   const body = objectBody(ctx) ?? {};
   const sortName = names.sortDirection;
   const scopeName = names.serviceProviderScope;
-  const known = ["size", "page", "filter", "search", "orderBy", "includeDisabled", "healthStatus", "ids", "integrationTypes"];
+  const known = [
+    "size",
+    "page",
+    "filter",
+    "search",
+    "orderBy",
+    "includeDisabled",
+    "healthStatus",
+    "ids",
+    "integrationTypes",
+  ];
   const problems = unknownProps(ctx, body, [...known, sortName, scopeName]);
   const arr = (k: string, allowed?: readonly string[]) => {
     const v = body[k];
     if (v === undefined || v === null) return undefined;
     if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || (allowed && !allowed.includes(x)))) {
-      problems.push(allowed ? `each value in ${k} must be one of the following values: ${allowed.join(", ")}` : `${k} must be an array of strings`);
+      problems.push(
+        allowed
+          ? `each value in ${k} must be one of the following values: ${allowed.join(", ")}`
+          : `${k} must be an array of strings`,
+      );
       return undefined;
     }
     return v as string[];
@@ -112,14 +140,17 @@ export function countIntegrations(ctx: Ctx): Result {
   const health = arr("healthStatus", HEALTH_STATUSES);
   const types = arr("integrationTypes", INTEGRATION_TYPES);
   const ids = arr("ids");
-  if (body.includeDisabled !== undefined && typeof body.includeDisabled !== "boolean") problems.push("includeDisabled must be a boolean value");
+  if (body.includeDisabled !== undefined && typeof body.includeDisabled !== "boolean")
+    problems.push("includeDisabled must be a boolean value");
   const sort = ctx.strictSpec ? undefined : body[sortName];
-  if (sort !== undefined && !SORT_DIRECTIONS.includes(sort as never)) problems.push(`${sortName} must be one of the following values: asc, desc`);
+  if (sort !== undefined && !SORT_DIRECTIONS.includes(sort as never))
+    problems.push(`${sortName} must be one of the following values: asc, desc`);
   const t = team(ctx);
   const scope = ctx.strictSpec ? undefined : body[scopeName];
   if (scope !== undefined) {
     if (!t.serviceProvider) problems.push(`${scopeName} is only allowed for service provider teams`);
-    else if (!SERVICE_PROVIDER_SCOPES.includes(scope as never)) problems.push(`${scopeName} must be one of the following values: CLIENTS, SERVICE_PROVIDER`);
+    else if (!SERVICE_PROVIDER_SCOPES.includes(scope as never))
+      problems.push(`${scopeName} must be one of the following values: CLIENTS, SERVICE_PROVIDER`);
   }
   if (problems.length) return fail(400, problems);
   const owners = !t.serviceProvider
@@ -163,7 +194,15 @@ function clampInt(v: string | null, fallback: number, min: number, max: number):
 }
 
 /** The CSV columns of the export (the spec hides them). */
-export const CSV_COLUMNS = ["id", "sid", "title", "status", "severity", "createdAt", "detectionCount"] as const;
+export const CSV_COLUMNS = [
+  "id",
+  "sid",
+  "title",
+  "status",
+  "severity",
+  "createdAt",
+  "detectionCount",
+] as const;
 
 export function exportCsv(ctx: Ctx): Result {
   const store = ctx.store;
@@ -174,7 +213,14 @@ export function exportCsv(ctx: Ctx): Result {
       if (r.teamId === teamId) yield CSV_COLUMNS.map((c) => String(r[c]));
     }
   }
-  const stream = Readable.from(rows()).pipe(stringify({ header: true, columns: [...CSV_COLUMNS], quoted_match: /[\r\n]/, record_delimiter: "windows" }));
+  const stream = Readable.from(rows()).pipe(
+    stringify({
+      header: true,
+      columns: [...CSV_COLUMNS],
+      quoted_match: /[\r\n]/,
+      record_delimiter: "windows",
+    }),
+  );
   return { status: 200, stream, contentType: "text/csv; charset=utf-8" };
 }
 
@@ -224,7 +270,8 @@ export function createRule(ctx: Ctx): Result {
   if (!body) return fail(400, "request body must be a JSON object");
   const problems = unknownProps(ctx, body, ["field", "search"]);
   if (typeof body.field !== "string" || body.field === "") problems.push("field must be a non-empty string");
-  if (typeof body.search !== "string" || body.search === "") problems.push("search must be a non-empty string");
+  if (typeof body.search !== "string" || body.search === "")
+    problems.push("search must be a non-empty string");
   if (problems.length) return fail(400, problems);
   return ok(ruleView(ctx.store.addRule(ctx.caller.teamId, body.field as string, body.search as string)), 201);
 }

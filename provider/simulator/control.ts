@@ -17,9 +17,15 @@ import { send, type ServerContext } from "./server";
 type Json = Record<string, unknown>;
 
 /** Handles one control request. */
-export function handleControl(sc: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, text: string): void {
+export function handleControl(
+  sc: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  text: string,
+): void {
   if (req.headers["x-sim-control"] !== sc.controlToken) return send(res, fail(401, "control token required"));
-  let body: Json = {};
+  let body: Json;
   try {
     body = text ? (JSON.parse(text) as Json) : {};
   } catch {
@@ -47,7 +53,9 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
     case "GET /faults":
       return ok(sc.faults.list());
     case "PUT /faults":
-      sc.faults.set(typeof body.spec === "string" ? parseFaultSpec(body.spec) : ((body.rules ?? body) as FaultRule[]));
+      sc.faults.set(
+        typeof body.spec === "string" ? parseFaultSpec(body.spec) : ((body.rules ?? body) as FaultRule[]),
+      );
       return ok(sc.faults.list());
     case "DELETE /faults":
       sc.faults.set([]);

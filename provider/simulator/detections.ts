@@ -14,7 +14,14 @@ function base(teamId: string, id: string, t: number) {
 }
 
 /** The detection number `index` of case `caseId`. */
-export function detection(seed: number, caseId: string, caseSid: string, teamId: string, index: number, directoryUser: unknown) {
+export function detection(
+  seed: number,
+  caseId: string,
+  caseSid: string,
+  teamId: string,
+  index: number,
+  directoryUser: unknown,
+) {
   const r = rng(seed * 1_000_003 + hash(caseId) + index * 7919);
   const id = `det-${caseId}-${String(index + 1).padStart(5, "0")}`;
   const t = index * 7 + Math.floor(r() * 5);
@@ -124,7 +131,16 @@ export function detection(seed: number, caseId: string, caseSid: string, teamId:
         groupsSynced: true,
         live: true,
         managed: true,
-        groups: [{ id: `gae-${index}`, group: "laptops", teamId, enabled: true, endpointId: `ep-${index}`, groupName: "Laptops" }],
+        groups: [
+          {
+            id: `gae-${index}`,
+            group: "laptops",
+            teamId,
+            enabled: true,
+            endpointId: `ep-${index}`,
+            groupName: "Laptops",
+          },
+        ],
         canonicalClusterMemberCount: 0,
         canonicalClusterMembers: [],
         raw: { agentVersion: "7.1" },
@@ -145,7 +161,9 @@ export function detection(seed: number, caseId: string, caseSid: string, teamId:
         enrichedViaIntegration: true,
         contained: false,
         metadata: {
-          threatNames: [{ name: "Trojan.Generic", engine: "engine-a", excluded: false, matchedFileRiskRules: ["r1"] }],
+          threatNames: [
+            { name: "Trojan.Generic", engine: "engine-a", excluded: false, matchedFileRiskRules: ["r1"] },
+          ],
           versionInfo: [{ name: "CompanyName", value: "Unknown" }],
           proposedFileNames: ["invoice.exe"],
           fileNameCatalogMatches: [],
@@ -154,7 +172,14 @@ export function detection(seed: number, caseId: string, caseSid: string, teamId:
         },
       },
     ],
-    processes: [{ ...base(teamId, `proc-${index}`, t), command: "powershell.exe -enc SQBFAFgA", sha256: "e".repeat(64), sha1: "f".repeat(40) }],
+    processes: [
+      {
+        ...base(teamId, `proc-${index}`, t),
+        command: "powershell.exe -enc SQBFAFgA",
+        sha256: "e".repeat(64),
+        sha1: "f".repeat(40),
+      },
+    ],
     locations: [
       {
         ...base(teamId, `loc-${index}`, t),
@@ -192,10 +217,35 @@ export function detection(seed: number, caseId: string, caseSid: string, teamId:
           postal: "10115",
           timezone: "Europe/Berlin",
           org: "AS64500 Example",
-          asn: { asn: "AS64500", name: "Example", domain: "example.net", type: "isp", route: "203.0.113.0/24" },
+          asn: {
+            asn: "AS64500",
+            name: "Example",
+            domain: "example.net",
+            type: "isp",
+            route: "203.0.113.0/24",
+          },
           company: { name: "Example", domain: "example.net", type: "isp" },
-          privacy: { vpn: false, proxy: false, tor: false, relay: false, hosting: true, residentialProxy: false, service: "", lastSeen: at(t), percentDaysSeen: 3 },
-          abuse: { address: "1 Example St", country: "DE", email: "abuse@example.net", name: "Abuse", network: "203.0.113.0/24", phone: "+49", ofac: false, adversarial: false },
+          privacy: {
+            vpn: false,
+            proxy: false,
+            tor: false,
+            relay: false,
+            hosting: true,
+            residentialProxy: false,
+            service: "",
+            lastSeen: at(t),
+            percentDaysSeen: 3,
+          },
+          abuse: {
+            address: "1 Example St",
+            country: "DE",
+            email: "abuse@example.net",
+            name: "Abuse",
+            network: "203.0.113.0/24",
+            phone: "+49",
+            ofac: false,
+            adversarial: false,
+          },
           domains: { ip: "203.0.113.10", total: 1, domains: ["host.example"] },
         },
       },
@@ -318,7 +368,10 @@ export function detection(seed: number, caseId: string, caseSid: string, teamId:
       uncontainFileActions: ["unquarantine"],
       defaults: { escalate: true },
     },
-    processTree: { nodes: [node(0), node(1), node(2)], limitsHit: { nodes: false, edges: false, fields: index % 50 === 0 } },
+    processTree: {
+      nodes: [node(0), node(1), node(2)],
+      limitsHit: { nodes: false, edges: false, fields: index % 50 === 0 },
+    },
     customDetection: {
       id: "cd-1",
       name: "Encoded PowerShell",

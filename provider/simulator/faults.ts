@@ -49,7 +49,15 @@ export interface FaultRule {
 }
 
 /** Faults applied before the request is processed. */
-export const BEFORE: ReadonlySet<FaultKind> = new Set(["429", "500", "502", "503", "latency", "reset", "html"]);
+export const BEFORE: ReadonlySet<FaultKind> = new Set([
+  "429",
+  "500",
+  "502",
+  "503",
+  "latency",
+  "reset",
+  "html",
+]);
 
 /**
  * Parses a fault spec: a JSON array of rules, or the compact form
@@ -80,8 +88,10 @@ export function parseFaultSpec(spec: string): FaultRule[] {
 }
 
 function validateRule(r: FaultRule): void {
-  if (!FAULT_KINDS.includes(r.kind)) throw new Error(`unknown fault kind "${r.kind}"; known: ${FAULT_KINDS.join(", ")}`);
-  if (r.rate !== undefined && !(r.rate >= 0 && r.rate <= 1)) throw new Error(`fault rate must be from 0 to 1, got ${r.rate}`);
+  if (!FAULT_KINDS.includes(r.kind))
+    throw new Error(`unknown fault kind "${r.kind}"; known: ${FAULT_KINDS.join(", ")}`);
+  if (r.rate !== undefined && !(r.rate >= 0 && r.rate <= 1))
+    throw new Error(`fault rate must be from 0 to 1, got ${r.rate}`);
 }
 
 /** The active rules and the counts of what they injected. */

@@ -54,11 +54,22 @@ export interface Simulator {
 /** Starts a simulator. */
 export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 1;
-  const store = new Store({ seed, bigCase: options.bigCase, csvRows: options.csvRows, statePath: options.statePath });
+  const store = new Store({
+    seed,
+    bigCase: options.bigCase,
+    csvRows: options.csvRows,
+    statePath: options.statePath,
+  });
   const rules = typeof options.faults === "string" ? parseFaultSpec(options.faults) : (options.faults ?? []);
   const controlToken = options.controlToken ?? randomBytes(16).toString("hex");
   const stats: Stats = { requests: {}, writes: 0, socketsOpened: 0, faultsInjected: {} };
-  const server = createSimServer({ store, faults: new Faults(seed, rules), strictSpec: options.strictSpec ?? false, controlToken, stats });
+  const server = createSimServer({
+    store,
+    faults: new Faults(seed, rules),
+    strictSpec: options.strictSpec ?? false,
+    controlToken,
+    stats,
+  });
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -69,7 +80,12 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const byName = (n: string) => store.keys.find((k) => k.userId === `svc-${n}`)!.key;
   return {
     url,
-    apiKeys: { admin: byName("admin"), analyst: byName("analyst"), viewer: byName("viewer"), serviceProviderAdmin: byName("spadmin") },
+    apiKeys: {
+      admin: byName("admin"),
+      analyst: byName("analyst"),
+      viewer: byName("viewer"),
+      serviceProviderAdmin: byName("spadmin"),
+    },
     controlToken,
     control: new SimulatorControl(url, controlToken),
     close: () =>
@@ -94,7 +110,8 @@ export class SimulatorControl {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await res.json()) as T;
-    if (!res.ok) throw new Error(`simulator control ${method} ${path} failed (${res.status}): ${JSON.stringify(json)}`);
+    if (!res.ok)
+      throw new Error(`simulator control ${method} ${path} failed (${res.status}): ${JSON.stringify(json)}`);
     return json;
   }
 
@@ -119,7 +136,10 @@ export class SimulatorControl {
     return this.call("GET", "/state");
   }
   /** Changes a rule out of band. */
-  patchRule(id: string, change: { enabled?: boolean; search?: string; searchField?: string }): Promise<unknown> {
+  patchRule(
+    id: string,
+    change: { enabled?: boolean; search?: string; searchField?: string },
+  ): Promise<unknown> {
     return this.call("PATCH", `/hva/${encodeURIComponent(id)}`, change);
   }
   /** Deletes a rule out of band. */

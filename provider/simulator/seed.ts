@@ -18,10 +18,12 @@ export function rng(seed: number): () => number {
 
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-const hex = (r: Rand, n: number) => Array.from({ length: n }, () => Math.floor(r() * 16).toString(16)).join("");
+const hex = (r: Rand, n: number) =>
+  Array.from({ length: n }, () => Math.floor(r() * 16).toString(16)).join("");
 const BASE = Date.UTC(2026, 0, 1);
 /** An ISO 8601 UTC timestamp with milliseconds, `minutes` after 2026-01-01. */
-export const at = (minutes: number) => new Date(BASE + Math.round(minutes * 60_000) + (minutes % 1000)).toISOString();
+export const at = (minutes: number) =>
+  new Date(BASE + Math.round(minutes * 60_000) + (minutes % 1000)).toISOString();
 
 /** A team of the simulated service. */
 export interface SimTeam {
@@ -73,7 +75,12 @@ export function teams(): SimTeam[] {
   return [
     { id: TEAM_REGULAR, name: "Acme Security", parentTeamId: TEAM_REGULAR, serviceProvider: false },
     { id: TEAM_SP, name: "Managed SOC", parentTeamId: TEAM_SP, serviceProvider: true },
-    ...CLIENT_TEAMS.map((id, i) => ({ id, name: `Client ${i + 1}`, parentTeamId: TEAM_SP, serviceProvider: false })),
+    ...CLIENT_TEAMS.map((id, i) => ({
+      id,
+      name: `Client ${i + 1}`,
+      parentTeamId: TEAM_SP,
+      serviceProvider: false,
+    })),
   ];
 }
 
@@ -97,8 +104,27 @@ export function keys(seed: number): SimKey[] {
 }
 
 const FIRST = ["Ada", "Grace", "Alan", "Linus", "Margaret", "Ken", "Barbara", "Dennis", "Frances", "Edsger"];
-const LAST = ["Lovelace", "Hopper", "Turing", "Torvalds", "Hamilton", "Thompson", "Liskov", "Ritchie", "Allen", "Dijkstra"];
-const PLATFORMS = ["microsoft-entra-id", "okta", "crowdstrike-falcon", "google-workspace", "slack", "sentinelone", "aws"];
+const LAST = [
+  "Lovelace",
+  "Hopper",
+  "Turing",
+  "Torvalds",
+  "Hamilton",
+  "Thompson",
+  "Liskov",
+  "Ritchie",
+  "Allen",
+  "Dijkstra",
+];
+const PLATFORMS = [
+  "microsoft-entra-id",
+  "okta",
+  "crowdstrike-falcon",
+  "google-workspace",
+  "slack",
+  "sentinelone",
+  "aws",
+];
 
 /** Directory users of a team (at least 50 for the regular team). */
 export function directoryUsers(seed: number, teamId: string, count: number): Record<string, unknown>[] {
@@ -146,7 +172,14 @@ export function directoryUsers(seed: number, teamId: string, count: number): Rec
           overriddenByUserId: null,
         },
       ],
-      licenses: [{ licenseId: `lic-${i}`, licenseName: "E5", productId: "prod-e5", integrationPlatform: "microsoft-entra-id" }],
+      licenses: [
+        {
+          licenseId: `lic-${i}`,
+          licenseName: "E5",
+          productId: "prod-e5",
+          integrationPlatform: "microsoft-entra-id",
+        },
+      ],
       groupContainmentEnabled: true,
       groupChatOpsEnabled: i % 2 === 0,
       groupSourceSystemUpdates: false,
@@ -195,7 +228,12 @@ export function directoryUsers(seed: number, teamId: string, count: number): Rec
 /** Integrations: every health status and type, some disabled, spread over the teams. */
 export function integrations(seed: number): SimIntegration[] {
   const r = rng(seed * 131 + 7);
-  const owners = [...Array(40).fill(TEAM_REGULAR), ...Array(6).fill(TEAM_SP), ...Array(8).fill(CLIENT_TEAMS[0]), ...Array(6).fill(CLIENT_TEAMS[1])];
+  const owners = [
+    ...Array(40).fill(TEAM_REGULAR),
+    ...Array(6).fill(TEAM_SP),
+    ...Array(8).fill(CLIENT_TEAMS[0]),
+    ...Array(6).fill(CLIENT_TEAMS[1]),
+  ];
   return owners.map((teamId, i) => {
     const type = INTEGRATION_TYPES[i % INTEGRATION_TYPES.length];
     const platform = pick(r, PLATFORMS);
@@ -219,7 +257,12 @@ export function cases(seed: number, count: number): SimCase[] {
     id: `case-${String(i + 1).padStart(3, "0")}`,
     sid: `C-${1000 + i}`,
     teamId: TEAM_REGULAR,
-    title: pick(r, ['Suspicious sign-in, "impossible travel"', "Malware, quarantined", "Mailbox rule\ncreated", "Phish"]),
+    title: pick(r, [
+      'Suspicious sign-in, "impossible travel"',
+      "Malware, quarantined",
+      "Mailbox rule\ncreated",
+      "Phish",
+    ]),
     status: pick(r, ["NEW", "IN_PROGRESS", "CLOSED"]),
     severity: pick(r, ["INFORMATIONAL", "LOW", "MEDIUM", "HIGH"]),
     createdAt: at(i * 240),

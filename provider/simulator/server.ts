@@ -94,7 +94,10 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
   const caller = authenticate(sc, req);
   if (!caller) return send(res, api.fail(401, "Unauthorized"));
   if (WRITES.has(method) && !roles.writers.includes(caller.role)) {
-    return send(res, api.fail(403, `Forbidden resource: role ${caller.role} may not ${method} ${url.pathname}`));
+    return send(
+      res,
+      api.fail(403, `Forbidden resource: role ${caller.role} may not ${method} ${url.pathname}`),
+    );
   }
   let body: unknown;
   let parts: api.Ctx["parts"];
@@ -104,12 +107,20 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
   } catch (err) {
     return send(res, api.fail(400, (err as Error).message));
   }
-  const result = r.handler({ store: sc.store, caller, params, query: url.searchParams, body, strictSpec: sc.strictSpec, parts });
+  const result = r.handler({
+    store: sc.store,
+    caller,
+    params,
+    query: url.searchParams,
+    body,
+    strictSpec: sc.strictSpec,
+    parts,
+  });
   if (WRITES.has(method) && result.status < 300) {
     sc.stats.writes++;
     sc.store.save();
   }
-  if (fault) return injectAfter(fault, res);
+  if (fault && !BEFORE.has(fault.kind)) return injectAfter(fault, res);
   send(res, result);
 }
 
@@ -117,7 +128,13 @@ function findRoute(method: string, path: string, strict: boolean) {
   for (const r of ROUTES) {
     if (r.method !== method || (strict && r.assumed)) continue;
     const m = r.pattern.exec(path);
-    if (m) return { r, params: Object.fromEntries(Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)])) };
+    if (m)
+      return {
+        r,
+        params: Object.fromEntries(
+          Object.entries(m.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]),
+        ),
+      };
   }
   return undefined;
 }
@@ -142,7 +159,12 @@ function injectBefore(fault: FaultRule, req: IncomingMessage, res: ServerRespons
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (status === 429) headers["retry-after"] = String(fault.retryAfter ?? "1");
   res.writeHead(status, headers);
-  res.end(JSON.stringify({ statusCode: status, message: status === 429 ? "Too Many Requests" : "Service unavailable (injected)" }));
+  res.end(
+    JSON.stringify({
+      statusCode: status,
+      message: status === 429 ? "Too Many Requests" : "Service unavailable (injected)",
+    }),
+  );
 }
 
 function injectAfter(fault: FaultRule, res: ServerResponse): void {
@@ -150,7 +172,11 @@ function injectAfter(fault: FaultRule, res: ServerResponse): void {
     res.socket?.destroy();
     return;
   }
-  const bodies: Record<string, string> = { "malformed-json": '{"id": "x", "enabled": tru', "wrong-shape": '{"unexpected":[1,2,3]}', "empty-200": "" };
+  const bodies: Record<string, string> = {
+    "malformed-json": '{"id": "x", "enabled": tru',
+    "wrong-shape": '{"unexpected":[1,2,3]}',
+    "empty-200": "",
+  };
   res.writeHead(200, { "content-type": "application/json" });
   res.end(bodies[fault.kind] ?? "");
 }
@@ -168,7 +194,10 @@ export function send(res: ServerResponse, result: api.Result): void {
     return;
   }
   const text = JSON.stringify(result.json);
-  res.writeHead(result.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.writeHead(result.status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -190,7 +219,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new Error(`Unexpected token in JSON body: ${(err as Error).message}`);
+    throw new Error(`Unexpected token in JSON body: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -208,7 +237,13 @@ function readMultipart(req: IncomingMessage): Promise<NonNullable<api.Ctx["parts
     bb.on("file", (_name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => parts.files.push({ filename: info.filename ?? "", contentType: info.mimeType, data: Buffer.concat(chunks) }));
+      stream.on("end", () =>
+        parts.files.push({
+          filename: info.filename ?? "",
+          contentType: info.mimeType,
+          data: Buffer.concat(chunks),
+        }),
+      );
     });
     bb.on("error", reject);
     bb.on("close", () => resolve(parts));

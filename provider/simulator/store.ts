@@ -27,7 +27,8 @@ export interface StoreOptions {
   statePath?: string;
 }
 
-const PNG_1PX = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PNG_1PX =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 /** The simulated service's data. */
 export class Store {
@@ -58,10 +59,15 @@ export class Store {
     this.csvRows = Math.max(options.csvRows ?? 0, this.cases.length);
     const sizes: Record<string, number> = { [seedData.TEAM_REGULAR]: 60, [seedData.TEAM_SP]: 5 };
     for (const team of this.teams) {
-      for (const u of seedData.directoryUsers(options.seed, team.id, sizes[team.id] ?? 10)) this.users.set(u.id as string, u);
+      for (const u of seedData.directoryUsers(options.seed, team.id, sizes[team.id] ?? 10))
+        this.users.set(u.id as string, u);
     }
     this.seedComments();
-    for (const [field, search, enabled] of [["name", "dc-*", true], ["name", "sql-prod-*", true], ["name", "legacy-*", false]] as const) {
+    for (const [field, search, enabled] of [
+      ["name", "dc-*", true],
+      ["name", "sql-prod-*", true],
+      ["name", "legacy-*", false],
+    ] as const) {
       this.addRule(seedData.TEAM_REGULAR, field, search, enabled);
     }
     if (this.statePath && existsSync(this.statePath)) this.load(this.statePath);
@@ -92,7 +98,8 @@ export class Store {
 
   /** The export row `i`: a stored case, or a synthetic one past them (for large exports). */
   caseRow(i: number): seedData.SimCase & { detectionCount: number } {
-    if (i < this.cases.length) return { ...this.cases[i], detectionCount: this.detectionCounts.get(this.cases[i].id) ?? 0 };
+    if (i < this.cases.length)
+      return { ...this.cases[i], detectionCount: this.detectionCounts.get(this.cases[i].id) ?? 0 };
     return {
       id: `case-x${i}`,
       sid: `C-${1000 + i}`,
@@ -122,7 +129,12 @@ export class Store {
   }
 
   private load(path: string): void {
-    const state = JSON.parse(readFileSync(path, "utf8")) as { ruleSeq: number; users: Json[]; rules: SimRule[]; comments: Json[] };
+    const state = JSON.parse(readFileSync(path, "utf8")) as {
+      ruleSeq: number;
+      users: Json[];
+      rules: SimRule[];
+      comments: Json[];
+    };
     this.ruleSeq = state.ruleSeq;
     this.users = new Map(state.users.map((u) => [u.id as string, u]));
     this.rules = new Map(state.rules.map((r) => [r.id, r]));
@@ -145,7 +157,16 @@ export class Store {
         deleted,
         attachments:
           i % 3 === 0
-            ? [{ id: `att-${i}`, filename: "screenshot.png", contentType: "image/png", size: 68, data: PNG_1PX, createdAt: seedData.at(i * 30) }]
+            ? [
+                {
+                  id: `att-${i}`,
+                  filename: "screenshot.png",
+                  contentType: "image/png",
+                  size: 68,
+                  data: PNG_1PX,
+                  createdAt: seedData.at(i * 30),
+                },
+              ]
             : [],
       });
     }

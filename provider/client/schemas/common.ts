@@ -12,7 +12,10 @@ import { ErrorCodes, SecOpsInputError, SecOpsResponseError } from "../errors";
 type Words<S extends string> = S extends `${infer H} ${infer R}` ? H | Words<R> : S;
 
 /** A shape with every name in `names` (space separated) mapped to `schema`. */
-export function fields<const S extends string, T extends z.ZodType>(names: S, schema: T): { [K in Words<S>]: T } {
+export function fields<const S extends string, T extends z.ZodType>(
+  names: S,
+  schema: T,
+): { [K in Words<S>]: T } {
   const shape: Record<string, T> = {};
   for (const n of names.split(/\s+/)) if (n) shape[n] = schema;
   return shape as { [K in Words<S>]: T };
@@ -93,8 +96,13 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, name:
   let field = name;
   for (const p of issue.path) field += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
   if (issue.code === "unrecognized_keys") field += `.${issue.keys[0]}`;
-  throw new SecOpsInputError(field, issue.code === "unrecognized_keys" ? "is not a known field" : issue.message);
+  throw new SecOpsInputError(
+    field,
+    issue.code === "unrecognized_keys" ? "is not a known field" : issue.message,
+  );
 }
 
 /** A non-empty string identifier. */
-export const idSchema = z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string");
+export const idSchema = z
+  .string({ error: "must be a non-empty string" })
+  .min(1, "must be a non-empty string");

@@ -45,7 +45,10 @@ export const endpointSchema = z.looseObject({
   operatingSystemCategory: optEnum(E.operatingSystemCategory),
   ...fields("createdAt lastSeenAt updatedAt", optTimestamp),
   ...fields("hva hvaOverriddenByUser contained workstation server mobile domainController", optBool),
-  ...fields("groupContainmentEnabled groupChatOpsEnabled groupSourceSystemUpdates groupsSynced live managed", optBool),
+  ...fields(
+    "groupContainmentEnabled groupChatOpsEnabled groupSourceSystemUpdates groupsSynced live managed",
+    optBool,
+  ),
   groups: optArrayOf(endpointGroupAssignmentSchema),
   canonicalClusterMemberCount: optInt,
   canonicalClusterMembers: optArrayOf(clusterMemberSchema),
@@ -84,7 +87,10 @@ export const processSchema = z.looseObject({
 
 /** A geographic location. */
 export const locationSchema = z.looseObject({
-  ...fields("id displayName teamId lat lon city state country countryCode continent continentCode", optString),
+  ...fields(
+    "id displayName teamId lat lon city state country countryCode continent continentCode",
+    optString,
+  ),
   createdAt: optTimestamp,
 });
 
@@ -142,7 +148,10 @@ export const chatOpsActionSchema = z.looseObject({
   ...fields("id teamId directoryUserId integrationId detectionId caseId message ipAddress", optString),
   mfaAttempts: optInt,
   ...fields("createdAt respondedAt mfaRespondedAt", optTimestamp),
-  ...fields("isSuccessful isTimeout isRateLimited isOverride isMfaSuccess isMfaFailure isMfaUnavailable", optBool),
+  ...fields(
+    "isSuccessful isTimeout isRateLimited isOverride isMfaSuccess isMfaFailure isMfaUnavailable",
+    optBool,
+  ),
   settingsAtTimeOfAction: optObject,
   verdict: optEnum(E.verdict),
 });
@@ -169,7 +178,10 @@ export const verdictSettingSchema = z.looseObject({
   monitorFallbackPreset: optEnum(E.monitorFallbackPreset),
   ...fields("category severity verdict chatOpsUnsureVerdict chatOpsTimeoutVerdict", optString),
   ...fields("default managedByService retired escalate chatOps close disabled chatOpsMFA monitor", optBool),
-  ...fields("vipChatOps chatOpsTimeoutMonitor chatOpsTimeoutClose managedByParent useSourceSeverity", optBool),
+  ...fields(
+    "vipChatOps chatOpsTimeoutMonitor chatOpsTimeoutClose managedByParent useSourceSeverity",
+    optBool,
+  ),
   ignoresRemediation: optBool,
   ...fields("containUserActions containEndpointActions containFileActions uncontainUserActions", enumList),
   ...fields("uncontainEndpointActions uncontainFileActions", enumList),
@@ -178,7 +190,10 @@ export const verdictSettingSchema = z.looseObject({
 
 /** A user agent. */
 export const userAgentSchema = z.looseObject({
-  ...fields("id userAgent teamId displayName userAgentAlt browserName browserVersion browserMajorVersion", optString),
+  ...fields(
+    "id userAgent teamId displayName userAgentAlt browserName browserVersion browserMajorVersion",
+    optString,
+  ),
   ...fields("cpuArchitecture deviceModel deviceVendor engineName engineVersion osName osVersion", optString),
   createdAt: optTimestamp,
 });
@@ -204,20 +219,38 @@ export const customDetectionSchema = z.looseObject({
 
 /** An external custom detection. */
 export const externalCustomDetectionSchema = z.looseObject({
-  ...fields("id teamId integrationId provider sourceRuleId name status sourceActionSlug description", optString),
-  ...fields("severity category aiSuggestedCategory aiReasoning query queryLanguage ruleGroup ruleType", optString),
+  ...fields(
+    "id teamId integrationId provider sourceRuleId name status sourceActionSlug description",
+    optString,
+  ),
+  ...fields(
+    "severity category aiSuggestedCategory aiReasoning query queryLanguage ruleGroup ruleType",
+    optString,
+  ),
   severityOrdinal: optInt,
   ...fields("alwaysNotify providerEnabled", optBool),
-  ...fields("lastSyncedAt createdAt updatedAt classifiedAt providerCreatedAt providerUpdatedAt deletedAt", optTimestamp),
+  ...fields(
+    "lastSyncedAt createdAt updatedAt classifiedAt providerCreatedAt providerUpdatedAt deletedAt",
+    optTimestamp,
+  ),
   ...fields("providerMetadata sampleDetection", optObject),
 });
 
 /** A detection (one threat indicator of a case). */
 export const detectionSchema = z.looseObject({
   id: z.string(),
-  ...fields("teamId sid title whatHappened nextSteps notes teamName sourceName sourceDescription sourceUrl", optString),
-  ...fields("actionSlug caseId caseSid integrationId duplicateDetectionId exclusionId exclusionSid", optString),
-  ...fields("customDetectionId externalCustomDetectionId chatOpsTestEmail chatOpsTestPhoneNumber groups", optString),
+  ...fields(
+    "teamId sid title whatHappened nextSteps notes teamName sourceName sourceDescription sourceUrl",
+    optString,
+  ),
+  ...fields(
+    "actionSlug caseId caseSid integrationId duplicateDetectionId exclusionId exclusionSid",
+    optString,
+  ),
+  ...fields(
+    "customDetectionId externalCustomDetectionId chatOpsTestEmail chatOpsTestPhoneNumber groups",
+    optString,
+  ),
   integrationPlatform: optString,
   status: optEnum(E.status),
   verdict: optEnum(E.verdict),
@@ -227,10 +260,16 @@ export const detectionSchema = z.looseObject({
   fileRisk: optEnum(E.fileRisk),
   helpfulnessRating: optEnum(E.helpfulnessRating),
   containments: enumList,
-  ...fields("createdAt sourceIngestedAt sourceDetectedAt verdictedAt updatedAt closedAt lastRefreshAt", optTimestamp),
+  ...fields(
+    "createdAt sourceIngestedAt sourceDetectedAt verdictedAt updatedAt closedAt lastRefreshAt",
+    optTimestamp,
+  ),
   ...fields("escalatedAt autoRemediateStartedAt remediatedAt", optTimestamp),
   ...fields("testMode contained reingested prevented managedByThirdParty excludeFromMeans firstRun", optBool),
-  ...fields("containOnChatOpsFailure wasEscalated alwaysNotifyApplied chatOpsTest containsVIP containsHVA", optBool),
+  ...fields(
+    "containOnChatOpsFailure wasEscalated alwaysNotifyApplied chatOpsTest containsVIP containsHVA",
+    optBool,
+  ),
   ...fields("excluded autoClosed autoContained", optBool),
   ...fields("raw refreshRaw ocsfDetectionFinding", optObject),
   logs: optArrayOf(z.looseObject({ log: optString, timestamp: optTimestamp, debug: optBool })),

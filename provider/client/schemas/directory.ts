@@ -1,6 +1,16 @@
 /** Directory users, their group assignments, licenses and canonical-cluster members. */
 import { z } from "zod";
-import { fields, optArrayOf, optBool, optEnum, optInt, optObject, optString, optStrings, optTimestamp } from "./common";
+import {
+  fields,
+  optArrayOf,
+  optBool,
+  optEnum,
+  optInt,
+  optObject,
+  optString,
+  optStrings,
+  optTimestamp,
+} from "./common";
 
 /** Known values of a group rule's search type (the spec lists none; open). */
 export const GROUP_RULE_SEARCH_TYPES = [] as const;
@@ -9,7 +19,10 @@ export const EMAIL_DIRECTIONS = ["sender", "receiver"] as const;
 
 /** Fields shared by user and endpoint group assignments. */
 export const groupAssignmentShape = {
-  ...fields("id group teamId groupId overriddenByUserId overriddenByUserIdentifier groupName groupSlug", optString),
+  ...fields(
+    "id group teamId groupId overriddenByUserId overriddenByUserIdentifier groupName groupSlug",
+    optString,
+  ),
   ...fields("groupRuleSearch groupRuleSearchField", optString),
   ...fields("enabled overriddenByUser groupContainmentEnabled groupChatOpsEnabled", optBool),
   ...fields("groupSourceSystemUpdates groupAlwaysNotify", optBool),
@@ -18,12 +31,20 @@ export const groupAssignmentShape = {
 };
 
 /** A group assignment of a directory user. */
-export const userGroupAssignmentSchema = z.looseObject({ ...groupAssignmentShape, directoryUserId: optString });
+export const userGroupAssignmentSchema = z.looseObject({
+  ...groupAssignmentShape,
+  directoryUserId: optString,
+});
 /** A group assignment of an endpoint. */
-export const endpointGroupAssignmentSchema = z.looseObject({ ...groupAssignmentShape, endpointId: optString });
+export const endpointGroupAssignmentSchema = z.looseObject({
+  ...groupAssignmentShape,
+  endpointId: optString,
+});
 
 /** A license assigned by the directory integration. */
-export const licenseSchema = z.looseObject(fields("licenseId licenseName productId integrationPlatform", optString));
+export const licenseSchema = z.looseObject(
+  fields("licenseId licenseName productId integrationPlatform", optString),
+);
 
 /** A member of a canonical cluster (preview: at most five when the count exceeds five). */
 export const clusterMemberSchema = z.looseObject({
@@ -35,15 +56,24 @@ export const clusterMemberSchema = z.looseObject({
 /** A directory user. `id` is required: nothing can be managed without it. */
 export const directoryUserSchema = z.looseObject({
   id: z.string(),
-  ...fields("displayName teamId integrationId directoryId name phoneNumber previousPhoneNumber title", optString),
+  ...fields(
+    "displayName teamId integrationId directoryId name phoneNumber previousPhoneNumber title",
+    optString,
+  ),
   ...fields("email managerDirectoryId managerEmail domain department canonicalId username", optString),
   verifiedPhoneNumber: optString,
   ...fields("additionalEmails allEmails roles", optStrings),
-  ...fields("createdAt lastCredentialExposure lastCheckedForCredentialExposures smsConsentReceivedAt", optTimestamp),
+  ...fields(
+    "createdAt lastCredentialExposure lastCheckedForCredentialExposures smsConsentReceivedAt",
+    optTimestamp,
+  ),
   ...fields("smsInviteLastSentAt updatedAt passwordLastChangedAt lastSignInAt", optTimestamp),
   ...fields("credentialsExposed containable groupContainmentEnabled groupChatOpsEnabled", optBool),
   ...fields("groupSourceSystemUpdates groupsSynced enabled vip nhi financial technical external", optBool),
-  ...fields("needsChatOpsWelcome contained smsInviteOptOut administrator managed chatOpsOnboardingUser", optBool),
+  ...fields(
+    "needsChatOpsWelcome contained smsInviteOptOut administrator managed chatOpsOnboardingUser",
+    optBool,
+  ),
   ...fields("numberCredentialExposures smsInviteAttempts canonicalClusterMemberCount", optInt),
   groups: optArrayOf(userGroupAssignmentSchema),
   licenses: optArrayOf(licenseSchema),

@@ -1,0 +1,275 @@
+/** The HTTP layer: error codes by cause, retries, Retry-After, ambiguity, timeouts, limits, rules. */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SecOpsClient, SecOpsError } from "pulumi-secops";
+import { startRecorder, type Recorder } from "../helpers/recorder";
+
+const KEY = "http-test-key-9f8e7d6c5b4a";
+let rec: Recorder;
+const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
+const mk = (extra: Record<string, unknown> = {}) =>
+  new SecOpsClient({ apiKey: KEY, baseUrl: rec.url, ...fast, ...extra });
+const rule = { id: "r1", enabled: true };
+
+beforeEach(async () => {
+  rec = await startRecorder();
+});
+afterEach(() => rec.close());
+
+async function failure(p: Promise<unknown>): Promise<SecOpsError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as SecOpsError;
+  }
+  throw new Error("expected a failure");
+}
+
+test.each([
+  [400, "SECOPS_BAD_REQUEST"],
+  [401, "SECOPS_AUTH"],
+  [403, "SECOPS_FORBIDDEN"],
+  [404, "SECOPS_NOT_FOUND"],
+  [409, "SECOPS_CONFLICT"],
+  [500, "SECOPS_SERVER"],
+  [302, "SECOPS_UNEXPECTED_STATUS"],
+])("status %i -> %s with the API message in the documented form", async (status, code) => {
+  const c = mk();
+  rec.reply({
+    status,
+    json: { statusCode: status, message: "nope" },
+    headers: status === 302 ? { location: "https://evil.example/" } : {},
+  });
+  const e = await failure(c.setHvaRuleEnabled("r1", true));
+  expect(e).toBeInstanceOf(SecOpsError);
+  expect(e.code).toBe(code);
+  expect(e.status).toBe(status);
+  expect(e.message).toBe(`PATCH /endpoint/hva/automation/r1 failed (${status}): nope`);
+  expect(rec.requests).toHaveLength(1); // not retried, redirect not followed
+  await c.close();
+});
+
+test("a NestJS message list is joined", async () => {
+  const c = mk();
+  rec.reply({ status: 400, json: { statusCode: 400, message: ["enabled must be a boolean value", "x"] } });
+  expect((await failure(c.setHvaRuleEnabled("r1", true))).message).toBe(
+    "PATCH /endpoint/hva/automation/r1 failed (400): enabled must be a boolean value; x",
+  );
+  await c.close();
+});
+
+test("429, 502, 503, 504 are retried, then succeed", async () => {
+  const c = mk();
+  rec.reply(
+    { status: 429, json: {} },
+    { status: 502, json: {} },
+    { status: 503, json: {} },
+    { status: 504, json: {} },
+    { status: 200, json: rule },
+  );
+  expect(await c.setHvaRuleEnabled("r1", true)).toEqual(rule);
+  expect(rec.requests).toHaveLength(5);
+  await c.close();
+});
+
+test("retries stop after maxRetries with the last answer", async () => {
+  const c = mk({ maxRetries: 2 });
+  rec.reply({ status: 503, json: { statusCode: 503, message: "down" } });
+  const e = await failure(c.getIdentity());
+  expect(e.code).toBe("SECOPS_SERVER");
+  expect(rec.requests).toHaveLength(3);
+  await c.close();
+});
+
+test("no retry earlier than Retry-After (seconds)", async () => {
+  const c = mk();
+  rec.reply({ status: 429, json: {}, headers: { "retry-after": "1" } }, { status: 200, json: rule });
+  await c.setHvaRuleEnabled("r1", true);
+  expect(rec.requests).toHaveLength(2);
+  expect(rec.requests[1].at - rec.requests[0].at).toBeGreaterThanOrEqual(1000);
+  await c.close();
+});
+
+test("no retry earlier than Retry-After (HTTP date)", async () => {
+  const c = mk();
+  const when = new Date(Date.now() + 2000).toUTCString(); // second resolution: at least ~1 s away
+  rec.reply({ status: 503, json: {}, headers: { "retry-after": when } }, { status: 200, json: rule });
+  await c.setHvaRuleEnabled("r1", true);
+  expect(rec.requests[1].at).toBeGreaterThanOrEqual(Date.parse(when) - 5);
+  await c.close();
+});
+
+test("a Retry-After beyond the cap ends the retries with SECOPS_RATE_LIMITED", async () => {
+  const c = mk({ maxRetryAfterMs: 1000 });
+  rec.reply({
+    status: 429,
+    json: { statusCode: 429, message: "slow down" },
+    headers: { "retry-after": "120" },
+  });
+  const e = await failure(c.getIdentity());
+  expect(e.code).toBe("SECOPS_RATE_LIMITED");
+  expect(e.retryAfterSeconds).toBe(120);
+  expect(rec.requests).toHaveLength(1);
+  await c.close();
+});
+
+test("a reset PUT is not re-sent: SECOPS_AMBIGUOUS", async () => {
+  const c = mk();
+  rec.reply("reset", { status: 201, json: rule });
+  const e = await failure(c.createHvaRule({ field: "name", search: "x" }));
+  expect(e.code).toBe("SECOPS_AMBIGUOUS");
+  expect(e.message).toMatch(
+    /^PUT \/endpoint\/hva\/automation: .*the request may have been applied \(not re-sent\)$/,
+  );
+  expect(rec.requests).toHaveLength(1);
+  await c.close();
+});
+
+test("a reset idempotent request (PATCH, count POST) is retried", async () => {
+  const c = mk();
+  rec.reply("reset", { status: 200, json: rule }, "reset", { status: 200, json: { totalCount: 2 } });
+  expect(await c.setHvaRuleEnabled("r1", true)).toEqual(rule);
+  expect(await c.countIntegrations()).toBe(2);
+  expect(rec.requests).toHaveLength(4);
+  await c.close();
+});
+
+test("a PUT that failed before connecting is retried (nothing was sent)", async () => {
+  // A port with nothing listening: ECONNREFUSED every time, so the retries are spent.
+  const srv = createServer();
+  await new Promise<void>((d) => srv.listen(0, "127.0.0.1", d));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((d) => srv.close(d));
+  const c = new SecOpsClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${port}`, maxRetries: 2, ...fast });
+  const lines: string[] = [];
+  const spy = jest
+    .spyOn(process.stderr, "write")
+    .mockImplementation((chunk) => (lines.push(String(chunk)), true));
+  process.env.SECOPS_LOG = "debug";
+  const e = await failure(c.createHvaRule({ field: "name", search: "x" })).finally(() => {
+    delete process.env.SECOPS_LOG;
+    spy.mockRestore();
+  });
+  // SECOPS_LOG=debug shows each attempt: three tries, each refused before anything was sent.
+  expect(lines.map((l) => l.replace(/ \d+ms\n$/, ""))).toEqual([
+    "[secops] PUT /endpoint/hva/automation -> ECONNREFUSED attempt=1",
+    "[secops] PUT /endpoint/hva/automation -> ECONNREFUSED attempt=2",
+    "[secops] PUT /endpoint/hva/automation -> ECONNREFUSED attempt=3",
+  ]);
+  expect(e.code).toBe("SECOPS_NETWORK");
+  expect(e.status).toBeUndefined(); // never invented
+  expect(e.message).toMatch(/^PUT \/endpoint\/hva\/automation failed: .*ECONNREFUSED/);
+  expect((e as Error & { cause?: unknown }).cause).toBeDefined();
+  await c.close();
+});
+
+test("timeouts: SECOPS_TIMEOUT for a read", async () => {
+  const c = mk({ timeoutMs: 100, maxRetries: 0 });
+  rec.reply({ status: 200, json: rule, delayMs: 500 });
+  const e = await failure(c.getHvaRule("r1"));
+  expect(e.code).toBe("SECOPS_TIMEOUT");
+  expect(e.message).toBe("GET /endpoint/hva/automation/r1: timed out after 100 ms");
+  await c.close();
+});
+
+test("timeouts: a timed-out PUT is ambiguous, not re-sent", async () => {
+  const c = mk({ timeoutMs: 100 });
+  rec.reply({ status: 201, json: rule, delayMs: 500 });
+  const e = await failure(c.createHvaRule({ field: "name", search: "x" }));
+  expect(e.code).toBe("SECOPS_AMBIGUOUS");
+  expect(rec.requests).toHaveLength(1);
+  await c.close();
+});
+
+test.each([
+  ["malformed JSON", { status: 200, text: '{"id": "x", "enabled": tru' }, /response is not JSON/],
+  ["an HTML page", { status: 200, text: "<html>oops</html>" }, /response is not JSON \(text\/html\)/],
+  ["an empty 200", { status: 200, json: undefined }, /response \$ does not fit the API schema/],
+  [
+    "a wrong shape",
+    { status: 200, json: { id: 5 } },
+    /response \$\.id does not fit the API schema: Invalid input: expected string, received number/,
+  ],
+])("%s -> SECOPS_RESPONSE_INVALID", async (_name, reply, message) => {
+  const c = mk();
+  rec.reply(reply as never);
+  const e = await failure(c.setHvaRuleEnabled("r1", true));
+  expect(e.code).toBe("SECOPS_RESPONSE_INVALID");
+  expect(e.message).toMatch(message);
+  await c.close();
+});
+
+test("a JSON body over the size cap is refused", async () => {
+  const c = mk({ maxResponseBytes: 2048 });
+  rec.reply({ status: 200, json: { id: "r1", search: "x".repeat(5000) } });
+  const e = await failure(c.getHvaRule("r1"));
+  expect(e.code).toBe("SECOPS_RESPONSE_INVALID");
+  expect(e.message).toBe("GET /endpoint/hva/automation/r1: response body exceeds the 2048-byte limit");
+  await c.close();
+});
+
+test("the concurrency budget bounds requests in flight and sockets", async () => {
+  const c = mk({ maxConcurrency: 3 });
+  let inFlight = 0;
+  let peak = 0;
+  const srv = createServer((_req, res) => {
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    setTimeout(() => {
+      inFlight--;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ totalCount: 1 }));
+    }, 5);
+  });
+  let sockets = 0;
+  srv.on("connection", () => sockets++);
+  await new Promise<void>((d) => srv.listen(0, "127.0.0.1", d));
+  const c2 = new SecOpsClient({
+    apiKey: KEY,
+    baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    maxConcurrency: 3,
+  });
+  await Promise.all(Array.from({ length: 60 }, () => c2.countIntegrations()));
+  expect(peak).toBe(3);
+  expect(sockets).toBeLessThanOrEqual(3);
+  await c2.close();
+  await c.close();
+  srv.closeAllConnections();
+  await new Promise((d) => srv.close(d));
+});
+
+describe("construction", () => {
+  test.each([
+    [{ apiKey: "", baseUrl: "https://x" }, "apiKey must be a non-empty string"],
+    [{ apiKey: "a b", baseUrl: "https://x" }, "apiKey must not contain whitespace"],
+    [
+      { apiKey: "k", baseUrl: "http://api.example.com" },
+      "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
+    ],
+    [{ apiKey: "k", baseUrl: "not a url" }, "baseUrl is not a valid URL: not a url"],
+    [
+      { apiKey: "k", baseUrl: "https://u:p@x" },
+      "baseUrl must not contain credentials, a query or a fragment",
+    ],
+    [{ apiKey: "k", baseUrl: "https://x", timeoutMs: 0 }, "timeoutMs must be an integer from 1 to 3600000"],
+    [
+      { apiKey: "k", baseUrl: "https://x", maxConcurrency: 0 },
+      "maxConcurrency must be an integer from 1 to 1024",
+    ],
+  ])("%j is rejected", (opts, message) => {
+    expect.assertions(2);
+    try {
+      new SecOpsClient(opts as never);
+    } catch (e) {
+      expect((e as SecOpsError).code).toBe("SECOPS_CONFIG");
+      expect((e as Error).message).toBe(message);
+    }
+  });
+
+  test.each(["http://localhost:1", "http://127.0.0.1:1", "http://[::1]:1", "https://api.example.com"])(
+    "%s is allowed",
+    (baseUrl) => {
+      expect(() => new SecOpsClient({ apiKey: "k", baseUrl })).not.toThrow();
+    },
+  );
+});
