@@ -1,5 +1,6 @@
 /** Schemas keep unknown keys, accept absent or null optional fields and unknown enum values. */
 import {
+  SecOpsError,
   detectionSchema,
   directoryUserSchema,
   identitySchema,
