@@ -4,3 +4,5 @@
  */
 export * from "./client";
 export { VERSION } from "./version";
+export { CONFIG_KEYS, ENV_VARS, resolveSettings, type ConnectionOptions } from "./config";
+export { HvaAutomationRule, type HvaAutomationRuleArgs } from "./resources/hva-automation-rule";

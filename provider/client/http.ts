@@ -19,6 +19,7 @@ import {
 import { errorMessage } from "./schemas/errorBody";
 import {
   Budget,
+  GATEWAY_STATUSES,
   RETRYABLE_STATUSES,
   backoffMs,
   errorCodeOf,
@@ -152,6 +153,9 @@ export class HttpTransport {
       log(spec.method, spec.path, String(res.status), attempt, Date.now() - started);
       if (res.status >= 200 && res.status < 300) return res;
       const failure = await this.failure(spec, res);
+      // A gateway's 502/504 may come after the upstream applied a non-idempotent write.
+      if (!spec.idempotent && GATEWAY_STATUSES.has(res.status))
+        throw this.ambiguous(spec, failure.message, failure);
       const retryAfter = parseRetryAfter(res.headers["retry-after"]);
       const retryable = RETRYABLE_STATUSES.has(res.status) && attempt < attempts;
       if (!retryable || (retryAfter !== undefined && retryAfter > this.settings.maxRetryAfterMs))
@@ -225,19 +229,27 @@ export class HttpTransport {
     return apiError(spec.method, spec.path, res.status, apiMessage, seconds);
   }
 
+  /** A write that may or may not have been applied: the caller must reconcile, never blindly re-send. */
+  private ambiguous(spec: RequestSpec, what: string, cause: unknown): SecOpsAmbiguousError {
+    return new SecOpsAmbiguousError(
+      ErrorCodes.AMBIGUOUS,
+      `${what}; the request may have been applied (not re-sent)`,
+      {
+        method: spec.method,
+        path: spec.path,
+        cause,
+      },
+    );
+  }
+
   /** Maps a thrown transport failure to the error the caller sees. */
   private transportError(spec: RequestSpec, err: unknown): SecOpsError {
     if (err instanceof SecOpsError) return err;
     const timedOut = isTimeout(err);
     const what = timedOut ? `timed out after ${this.settings.timeoutMs} ms` : redact(describe(err));
     const details = { method: spec.method, path: spec.path, cause: err };
-    if (!spec.idempotent && !failedBeforeSend(err)) {
-      return new SecOpsAmbiguousError(
-        ErrorCodes.AMBIGUOUS,
-        `${spec.method} ${spec.path}: ${what}; the request may have been applied (not re-sent)`,
-        details,
-      );
-    }
+    if (!spec.idempotent && !failedBeforeSend(err))
+      return this.ambiguous(spec, `${spec.method} ${spec.path}: ${what}`, err);
     if (timedOut)
       return new SecOpsTimeoutError(ErrorCodes.TIMEOUT, `${spec.method} ${spec.path}: ${what}`, details);
     return new SecOpsNetworkError(ErrorCodes.NETWORK, `${spec.method} ${spec.path} failed: ${what}`, details);

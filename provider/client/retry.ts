@@ -6,6 +6,9 @@
 /** Statuses worth another attempt: rate limiting and transient gateway/availability failures. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
+/** Statuses a gateway answers with, possibly after the upstream processed the request. */
+export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+
 /** Network error codes that prove the request never left this process (safe to resend anything). */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   "ECONNREFUSED",

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/** `secops-sim`: runs the local API simulator until Ctrl-C and prints its URL and API keys. */
+import { Command, InvalidArgumentError } from "commander";
+import { createSimulator, parseFaultSpec } from "../simulator";
+import { VERSION } from "../version";
+
+function int(name: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0)
+      throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+    return n;
+  };
+}
+
+function faults(v: string) {
+  try {
+    parseFaultSpec(v);
+    return v;
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+}
+
+/** Builds the command (also mounted as `secops sim`). */
+export function simCommand(name = "secops-sim"): Command {
+  return new Command(name)
+    .description("Run a local stand-in for the Security Operations Service API")
+    .version(VERSION)
+    .option("-p, --port <port>", "port to listen on (0 picks a free one)", int("port"), 0)
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--strict-spec", "answer routes the spec does not show as unknown, ignore hidden names", false)
+    .option("--seed <n>", "seed of the generated data and fault draws", int("seed"), 1)
+    .option("--state <file>", "persist changes to this JSON file and load it on start")
+    .option("--faults <spec>", "faults, e.g. '429:0.1@PUT /endpoint,reset:0.05' or a JSON array", faults)
+    .option("--big-case <n>", "add case 'case-big' with n detections", int("big-case"))
+    .option("--csv-rows <n>", "make the CSV export at least n rows long", int("csv-rows"))
+    .option("--control-token <token>", "fixed control token (default: random)")
+    .option("--json", "print the connection details as one JSON line", false)
+    .action(async (o) => {
+      const sim = await createSimulator({
+        host: o.host,
+        port: o.port,
+        strictSpec: o.strictSpec,
+        seed: o.seed,
+        statePath: o.state,
+        faults: o.faults,
+        bigCase: o.bigCase,
+        csvRows: o.csvRows,
+        controlToken: o.controlToken,
+      });
+      const info = {
+        url: sim.url,
+        apiKeys: sim.apiKeys,
+        controlToken: sim.controlToken,
+        strictSpec: o.strictSpec,
+      };
+      if (o.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+      else {
+        process.stdout.write(
+          [
+            `secops-sim ${VERSION} listening on ${sim.url} (strict-spec ${o.strictSpec ? "on" : "off"}, seed ${o.seed})`,
+            `  export SECOPS_BASE_URL=${sim.url}`,
+            `  export SECOPS_API_KEY=${sim.apiKeys.admin}   # ADMIN of team-acme`,
+            `  analyst key:                ${sim.apiKeys.analyst}`,
+            `  viewer key:                 ${sim.apiKeys.viewer}`,
+            `  service-provider admin key: ${sim.apiKeys.serviceProviderAdmin}`,
+            `  control token (x-sim-control header for /__sim/): ${sim.controlToken}`,
+            "Press Ctrl-C to stop.",
+            "",
+          ].join("\n"),
+        );
+      }
+      const stop = () => void sim.close().then(() => process.exit(0));
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+}
+
+if (require.main === module) {
+  simCommand()
+    .parseAsync(process.argv)
+    .catch((e: unknown) => {
+      process.stderr.write(`secops-sim: ${(e as Error).message}\n`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,69 @@
+/**
+ * Where the API key and base URL come from. Precedence: explicit options > stack config
+ * (`secops:apiKey`, `secops:baseUrl`) > environment (SECOPS_API_KEY, SECOPS_BASE_URL).
+ * Clients are shared per connection settings, so many resources and function calls reuse one pool.
+ */
+import { createHash } from "node:crypto";
+import { SecOpsClient } from "./client/client";
+import { SecOpsConfigError } from "./client/errors";
+
+/** Connection settings. */
+export interface ConnectionSettings {
+  apiKey: string;
+  baseUrl: string;
+}
+
+/** Explicit connection options; each overrides stack config and environment. */
+export interface ConnectionOptions {
+  /** API key. Prefer stack config (`pulumi config set --secret secops:apiKey ...`) or SECOPS_API_KEY. */
+  apiKey?: string;
+  /** Base URL of the API. */
+  baseUrl?: string;
+}
+
+/** Stack config keys. */
+export const CONFIG_KEYS = { apiKey: "secops:apiKey", baseUrl: "secops:baseUrl" } as const;
+/** Environment variables. */
+export const ENV_VARS = { apiKey: "SECOPS_API_KEY", baseUrl: "SECOPS_BASE_URL" } as const;
+
+const HOW_KEY = `set it with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or the ${ENV_VARS.apiKey} environment variable`;
+const HOW_URL = `set it with \`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or the ${ENV_VARS.baseUrl} environment variable`;
+
+/**
+ * Resolves settings from explicit values, then a config lookup, then the environment.
+ * Throws SECOPS_CONFIG saying both ways to set what is missing.
+ */
+export function resolveSettings(
+  explicit: ConnectionOptions = {},
+  fromConfig: (key: string) => string | undefined = () => undefined,
+): ConnectionSettings {
+  const pick = (e: string | undefined, key: string, env: string) => {
+    for (const v of [e, fromConfig(key), process.env[env]]) if (typeof v === "string" && v !== "") return v;
+    return undefined;
+  };
+  const apiKey = pick(explicit.apiKey, CONFIG_KEYS.apiKey, ENV_VARS.apiKey);
+  const baseUrl = pick(explicit.baseUrl, CONFIG_KEYS.baseUrl, ENV_VARS.baseUrl);
+  if (!apiKey) throw new SecOpsConfigError(`secops: no API key configured: ${HOW_KEY}`, "apiKey");
+  if (!baseUrl) throw new SecOpsConfigError(`secops: no base URL configured: ${HOW_URL}`, "baseUrl");
+  return { apiKey, baseUrl };
+}
+
+const clients = new Map<string, SecOpsClient>();
+
+/** One shared client per (baseUrl, key). The cache is keyed by a hash, never the key itself. */
+export function clientFor(settings: ConnectionSettings): SecOpsClient {
+  const id = createHash("sha256").update(`${settings.baseUrl}\n${settings.apiKey}`).digest("hex");
+  let client = clients.get(id);
+  if (!client) {
+    client = new SecOpsClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl });
+    clients.set(id, client);
+  }
+  return client;
+}
+
+/** Closes every shared client (tests, CLI shutdown). */
+export async function closeSharedClients(): Promise<void> {
+  const all = [...clients.values()];
+  clients.clear();
+  await Promise.all(all.map((c) => c.close()));
+}

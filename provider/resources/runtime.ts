@@ -1,0 +1,103 @@
+/**
+ * Machinery shared by every resource implementation: credentials from `configure` (with a ready
+ * promise, since the host does not wait for configure before concurrent CRUD calls), warnings shown
+ * once, Pulumi's partial-failure error, and check helpers.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { SecOpsClient } from "../client/client";
+import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
+
+/** The value Pulumi sends for an input that is unknown during preview. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** True when a preview input is not known yet. */
+export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
+
+/** Credentials of one provider instance: from `configure`, else the environment. */
+export class ProviderRuntime {
+  private ready: Promise<ConnectionSettings> | undefined;
+
+  /**
+   * Called by the host before the first CRUD call. Config keys arrive namespaced (`secops:apiKey`),
+   * secrets unwrapped. Resolution errors surface at the first call that needs the API (check and
+   * diff never do), so a preview without credentials still works.
+   */
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    const settings = Promise.resolve().then(() => resolveSettings({}, (key) => req.config.get(key)));
+    this.ready = settings;
+    settings.catch(() => undefined); // reported by client()
+    return Promise.resolve();
+  }
+
+  /** The shared client for the configured settings. */
+  async client(): Promise<SecOpsClient> {
+    this.ready ??= Promise.resolve().then(() => resolveSettings());
+    return clientFor(await this.ready);
+  }
+}
+
+const warned = new Set<string>();
+
+/** Shows a warning once per process for a given key. */
+export function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return;
+  warned.add(key);
+  void pulumi.log.warn(message);
+}
+
+/**
+ * Pulumi's partial-failure error: the object was created but not fully set up. The host records
+ * `id` and `properties` in state (so nothing is orphaned) and reports the reasons.
+ */
+export function partialFailure(
+  message: string,
+  id: string,
+  properties: Record<string, unknown>,
+  inputs: Record<string, unknown>,
+  cause: unknown,
+): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const err = new Error(`${message}: ${reason}`, { cause }) as Error & {
+    id: string;
+    properties: Record<string, unknown>;
+    reasons: string[];
+  };
+  err.id = id;
+  // The host does not add __provider to a failed create's properties; without it the next
+  // operation on this resource could not load the provider.
+  err.properties = { ...properties, __provider: inputs.__provider };
+  err.reasons = [reason];
+  return err;
+}
+
+/** A check failure list builder. */
+export class Failures {
+  readonly list: pulumi.dynamic.CheckFailure[] = [];
+
+  /** Records a failure for `property` unless the value is a preview unknown. */
+  expect(ok: boolean, property: string, value: unknown, reason: string): void {
+    if (!ok && !isUnknown(value)) this.list.push({ property, reason });
+  }
+
+  /** A required non-empty string. */
+  string(inputs: Record<string, unknown>, property: string): void {
+    const v = inputs[property];
+    this.expect(
+      typeof v === "string" && v.trim() !== "",
+      property,
+      v,
+      `${property} must be a non-empty string`,
+    );
+  }
+
+  /** An optional boolean. */
+  optionalBoolean(inputs: Record<string, unknown>, property: string): void {
+    const v = inputs[property];
+    this.expect(
+      v === undefined || v === null || typeof v === "boolean",
+      property,
+      v,
+      `${property} must be a boolean`,
+    );
+  }
+}
