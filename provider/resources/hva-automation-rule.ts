@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/schemas/hva";
-import { Failures, ProviderRuntime, isUnknown, partialFailure, warnOnce } from "./runtime";
+import { Failures, ProviderRuntime, explainForbidden, isUnknown, partialFailure, warnOnce } from "./runtime";
 import { route, shim, type Implementation } from "./shim";
 
 /** Arguments of {@link HvaAutomationRule}. */
@@ -104,6 +104,22 @@ async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRul
   }
 }
 
+/** Adopts or creates the rule, then sets `enabled` if the API's default differs. */
+async function createRule(
+  client: SecOpsClient,
+  inputs: HvaRuleInputs,
+): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
+  let rule: HvaRule | undefined;
+  if (inputs.adoptExisting) {
+    const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
+    rule = rules.find((r) => identical(r, inputs));
+  }
+  rule ??= await createOnce(client, inputs);
+  claimed.add(rule.id);
+  rule = await ensureEnabled(client, rule, inputs);
+  return { id: rule.id, outs: outputs(rule, inputs) };
+}
+
 /** The implementation the shim loads. */
 export const provider: Implementation = {
   route: (...args: unknown[]) => route(provider, args),
@@ -128,15 +144,9 @@ export const provider: Implementation = {
 
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
     const client = await runtime.client();
-    let rule: HvaRule | undefined;
-    if (inputs.adoptExisting) {
-      const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
-      rule = rules.find((r) => identical(r, inputs));
-    }
-    rule ??= await createOnce(client, inputs);
-    claimed.add(rule.id);
-    rule = await ensureEnabled(client, rule, inputs);
-    return { id: rule.id, outs: outputs(rule, inputs) };
+    return createRule(client, inputs).catch(async (err: unknown) => {
+      throw await explainForbidden(client, err);
+    });
   },
 
   async read(id: string, props: HvaRuleOutputs): Promise<pulumi.dynamic.ReadResult<HvaRuleOutputs>> {
@@ -166,14 +176,12 @@ export const provider: Implementation = {
       const rule = await client.setHvaRuleEnabled(id, news.enabled);
       return { outs: outputs(rule, news) };
     } catch (err) {
-      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) {
-        throw new SecOpsError(
-          ErrorCodes.NOT_FOUND,
-          `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
-          { cause: err },
-        );
-      }
-      throw err;
+      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
+      throw new SecOpsError(
+        ErrorCodes.NOT_FOUND,
+        `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
+        { cause: err },
+      );
     }
   },
 

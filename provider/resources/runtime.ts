@@ -5,6 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
+import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
+import { roles } from "../client/routes";
 import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
 
 /** The value Pulumi sends for an input that is unknown during preview. */
@@ -100,4 +102,21 @@ export class Failures {
       `${property} must be a boolean`,
     );
   }
+}
+
+/**
+ * Turns a 403 on a write into an error that says the key's role and which roles may write
+ * (an assumption: the spec does not show role permissions). Other errors pass through.
+ */
+export async function explainForbidden(client: SecOpsClient, err: unknown): Promise<unknown> {
+  if (!isSecOpsError(err, ErrorCodes.FORBIDDEN)) return err;
+  const role = await client.identity().then(
+    (me) => me.role,
+    () => "unknown (GET /v1/auth/me failed)",
+  );
+  return new SecOpsError(
+    ErrorCodes.FORBIDDEN,
+    `${err.message}. This API key's role is ${role}; writes need ${roles.writers.join(" or ")} (an assumption; see the README's assumptions table)`,
+    { status: err.status, method: err.method, path: err.path, apiMessage: err.apiMessage, cause: err },
+  );
 }

@@ -1,0 +1,255 @@
+/**
+ * DirectoryUserSettings: manages any subset of a directory user's three flags. Only the flags set in
+ * the inputs are managed: an unset flag is never written and never diffed.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { SecOpsClient } from "../client/client";
+import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
+import type { DirectoryUser } from "../client/schemas/directory";
+import { Failures, ProviderRuntime, explainForbidden, isUnknown, warnOnce } from "./runtime";
+import { route, shim, type Implementation } from "./shim";
+
+/** The flags this resource can manage. */
+export const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;
+/** One managed flag. */
+export type UserFlag = (typeof USER_FLAGS)[number];
+
+/** Arguments of {@link DirectoryUserSettings}. Set at least one flag. */
+export interface DirectoryUserSettingsArgs {
+  /** The directory user's id. Changing it replaces the resource (the old user is restored first). */
+  directoryUserId: pulumi.Input<string>;
+  /** Whether the user needs the chat-operations welcome message. Unset: not managed. */
+  needsChatOpsWelcome?: pulumi.Input<boolean>;
+  /** Whether the user is in the chat-operations onboarding group. Unset: not managed. */
+  chatOpsOnboardingUser?: pulumi.Input<boolean>;
+  /** Whether the user's credentials are marked exposed. Unset: not managed. */
+  credentialsExposed?: pulumi.Input<boolean>;
+  /**
+   * On destroy, put back the values the managed flags had before this resource took over.
+   * Default false (the user keeps its values). Needs the assumed GET route to read them.
+   */
+  restoreOnDelete?: pulumi.Input<boolean>;
+}
+
+/** Inputs after check. */
+export interface DirectoryUserSettingsInputs extends Partial<Record<UserFlag, boolean>> {
+  directoryUserId: string;
+  restoreOnDelete: boolean;
+}
+
+/** Outputs stored in state. `previousValues` has one key per managed flag (null: not readable). */
+export interface DirectoryUserSettingsOutputs extends Record<UserFlag, boolean | null> {
+  directoryUserId: string;
+  email: string | null;
+  displayName: string | null;
+  teamId: string | null;
+  previousValues: Partial<Record<UserFlag, boolean | null>>;
+  restoreOnDelete: boolean;
+}
+
+const runtime = new ProviderRuntime();
+
+const managed = (inputs: Partial<Record<UserFlag, unknown>>) =>
+  USER_FLAGS.filter((f) => inputs[f] !== undefined && inputs[f] !== null);
+
+function outputs(
+  user: DirectoryUser,
+  previousValues: DirectoryUserSettingsOutputs["previousValues"],
+  restoreOnDelete: boolean,
+): DirectoryUserSettingsOutputs {
+  return {
+    directoryUserId: user.id,
+    needsChatOpsWelcome: user.needsChatOpsWelcome ?? null,
+    chatOpsOnboardingUser: user.chatOpsOnboardingUser ?? null,
+    credentialsExposed: user.credentialsExposed ?? null,
+    email: user.email ?? null,
+    displayName: user.displayName ?? null,
+    teamId: user.teamId ?? null,
+    previousValues,
+    restoreOnDelete,
+  };
+}
+
+/** Reads the user, or undefined when this API offers no read route (strict-spec). */
+async function readUser(client: SecOpsClient, id: string): Promise<DirectoryUser | undefined> {
+  try {
+    return await client.getDirectoryUser(id);
+  } catch (err) {
+    if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) return undefined;
+    throw err;
+  }
+}
+
+async function patch(
+  client: SecOpsClient,
+  id: string,
+  flags: Partial<Record<UserFlag, boolean>>,
+): Promise<DirectoryUser> {
+  try {
+    return await client.updateDirectoryUser(id, flags);
+  } catch (err) {
+    throw await explainForbidden(client, err);
+  }
+}
+
+const pick = (from: Partial<Record<UserFlag, unknown>>, flags: readonly UserFlag[]) =>
+  Object.fromEntries(flags.map((f) => [f, from[f]])) as Partial<Record<UserFlag, boolean>>;
+
+/** The implementation the shim loads. */
+export const provider: Implementation = {
+  route: (...args: unknown[]) => route(provider, args),
+  configure: (req: pulumi.dynamic.ConfigureRequest) => runtime.configure(req),
+
+  async check(_olds: unknown, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+    const f = new Failures();
+    f.string(news, "directoryUserId");
+    for (const flag of USER_FLAGS) f.optionalBoolean(news, flag);
+    f.optionalBoolean(news, "restoreOnDelete");
+    f.expect(
+      managed(news).length > 0,
+      "needsChatOpsWelcome",
+      undefined,
+      `set at least one of ${USER_FLAGS.join(", ")}`,
+    );
+    return f.list.length
+      ? { inputs: news, failures: f.list }
+      : { inputs: { ...news, restoreOnDelete: news.restoreOnDelete ?? false } };
+  },
+
+  async diff(
+    _id: string,
+    olds: DirectoryUserSettingsOutputs,
+    news: DirectoryUserSettingsInputs,
+  ): Promise<pulumi.dynamic.DiffResult> {
+    if (isUnknown(news.directoryUserId) || olds.directoryUserId !== news.directoryUserId) {
+      return { changes: true, replaces: ["directoryUserId"], deleteBeforeReplace: true };
+    }
+    const now = managed(news);
+    const before = Object.keys(olds.previousValues ?? {}).sort();
+    const changes =
+      now.some((f) => isUnknown(news[f]) || news[f] !== olds[f]) ||
+      now.slice().sort().join() !== before.join() ||
+      (news.restoreOnDelete ?? false) !== (olds.restoreOnDelete ?? false);
+    return { changes, replaces: [], deleteBeforeReplace: false };
+  },
+
+  async create(
+    inputs: DirectoryUserSettingsInputs,
+  ): Promise<pulumi.dynamic.CreateResult<DirectoryUserSettingsOutputs>> {
+    const client = await runtime.client();
+    const flags = managed(inputs);
+    const before = await readUser(client, inputs.directoryUserId);
+    if (!before && inputs.restoreOnDelete) {
+      throw new SecOpsError(
+        ErrorCodes.UNSUPPORTED,
+        `restoreOnDelete needs the values ${inputs.directoryUserId} has now, but this API offers no way to read a directory user (GET /v1/directory/{id}); remove restoreOnDelete or use an API that has the route`,
+        { field: "restoreOnDelete" },
+      );
+    }
+    const previousValues = Object.fromEntries(flags.map((f) => [f, before ? (before[f] ?? null) : null]));
+    const user = await patch(client, inputs.directoryUserId, pick(inputs, flags));
+    return { id: user.id, outs: outputs(user, previousValues, inputs.restoreOnDelete) };
+  },
+
+  async read(
+    id: string,
+    props: DirectoryUserSettingsOutputs,
+  ): Promise<pulumi.dynamic.ReadResult<DirectoryUserSettingsOutputs>> {
+    const client = await runtime.client();
+    let user: DirectoryUser | undefined;
+    try {
+      user = await readUser(client, id);
+    } catch (err) {
+      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return {};
+      throw err;
+    }
+    if (!user) {
+      warnOnce(
+        "user-read",
+        "secops: the API offers no route to read directory users; state was kept as it is and drift detection is unavailable for DirectoryUserSettings",
+      );
+      return { id, props };
+    }
+    return { id, props: outputs(user, props.previousValues ?? {}, props.restoreOnDelete ?? false) };
+  },
+
+  async update(
+    id: string,
+    olds: DirectoryUserSettingsOutputs,
+    news: DirectoryUserSettingsInputs,
+  ): Promise<pulumi.dynamic.UpdateResult<DirectoryUserSettingsOutputs>> {
+    const flags = managed(news);
+    // A newly managed flag's previous value is the last value seen before we took it over.
+    const previousValues = Object.fromEntries(
+      flags.map((f) => [f, f in (olds.previousValues ?? {}) ? olds.previousValues[f] : olds[f]]),
+    );
+    const changed = flags.filter((f) => news[f] !== olds[f]);
+    if (changed.length === 0)
+      return { outs: { ...olds, previousValues, restoreOnDelete: news.restoreOnDelete ?? false } };
+    const user = await patch(await runtime.client(), id, pick(news, changed));
+    return { outs: outputs(user, previousValues, news.restoreOnDelete ?? false) };
+  },
+
+  async delete(id: string, props: DirectoryUserSettingsOutputs): Promise<void> {
+    if (!props.restoreOnDelete) return;
+    const restore = Object.fromEntries(
+      Object.entries(props.previousValues ?? {}).filter(([, v]) => typeof v === "boolean"),
+    );
+    if (Object.keys(restore).length === 0) return;
+    const client = await runtime.client();
+    await patch(client, id, restore).catch((err: unknown) => {
+      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+    });
+  },
+};
+
+/** The serialized provider: loads `provider` from this module by the package's own name. */
+export const directoryUserSettingsProvider = shim("pulumi-secops/resources/directory-user-settings");
+
+/**
+ * The managed flags of one directory user. The resource id is the directory user's id.
+ *
+ * ```ts
+ * new DirectoryUserSettings("ada", { directoryUserId: "du-123", needsChatOpsWelcome: false });
+ * ```
+ */
+export class DirectoryUserSettings extends pulumi.dynamic.Resource {
+  /** The directory user's id. */
+  declare readonly directoryUserId: pulumi.Output<string>;
+  /** Current value of needsChatOpsWelcome. */
+  declare readonly needsChatOpsWelcome: pulumi.Output<boolean>;
+  /** Current value of chatOpsOnboardingUser. */
+  declare readonly chatOpsOnboardingUser: pulumi.Output<boolean>;
+  /** Current value of credentialsExposed. */
+  declare readonly credentialsExposed: pulumi.Output<boolean>;
+  /** The user's email address. */
+  declare readonly email: pulumi.Output<string>;
+  /** The user's display name. */
+  declare readonly displayName: pulumi.Output<string>;
+  /** The user's team. */
+  declare readonly teamId: pulumi.Output<string>;
+  /** The managed flags' values before this resource took over (restored on destroy if asked). */
+  declare readonly previousValues: pulumi.Output<Partial<Record<UserFlag, boolean | null>>>;
+
+  constructor(name: string, args: DirectoryUserSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      directoryUserSettingsProvider,
+      name,
+      // Seed every output key (only keys present in the props become outputs); spread so the
+      // caller's args object is never mutated.
+      {
+        needsChatOpsWelcome: undefined,
+        chatOpsOnboardingUser: undefined,
+        credentialsExposed: undefined,
+        ...args,
+        email: undefined,
+        displayName: undefined,
+        teamId: undefined,
+        previousValues: undefined,
+      },
+      opts,
+      "secops",
+      "DirectoryUserSettings",
+    );
+  }
+}
