@@ -12,3 +12,16 @@ export {
   type DirectoryUserSettingsArgs,
   type UserFlag,
 } from "./resources/directory-user-settings";
+export { getIdentity, getIdentityOutput } from "./functions/get-identity";
+export {
+  getIntegrationCount,
+  getIntegrationCountOutput,
+  type IntegrationCountResult,
+} from "./functions/get-integration-count";
+export {
+  getCaseThreatIndicators,
+  getCaseThreatIndicatorsOutput,
+  type GetCaseThreatIndicatorsArgs,
+  type GetCaseThreatIndicatorsResult,
+} from "./functions/get-case-threat-indicators";
+export type { FunctionOptions } from "./functions/common";

@@ -1,0 +1,46 @@
+/** getCaseThreatIndicators: every threat indicator (detection) of a case. */
+import * as pulumi from "@pulumi/pulumi";
+import type { Detection } from "../client/schemas/detection";
+import type { SortDirection } from "../client/schemas/integration";
+import { functionClient, type FunctionOptions } from "./common";
+
+/** Arguments of {@link getCaseThreatIndicators}. */
+export interface GetCaseThreatIndicatorsArgs {
+  /** The case id. */
+  caseId: string;
+  /** Order by creation time. Default "desc" (newest first). */
+  sortDirection?: SortDirection;
+}
+
+/** The result of {@link getCaseThreatIndicators}. */
+export interface GetCaseThreatIndicatorsResult {
+  caseId: string;
+  sortDirection: SortDirection;
+  totalCount: number;
+  indicators: Detection[];
+}
+
+/**
+ * All indicators of a case, every page. If the server stops making progress before `totalCount`
+ * it fails with SECOPS_INCOMPLETE rather than return a silent subset.
+ */
+export async function getCaseThreatIndicators(
+  args: GetCaseThreatIndicatorsArgs,
+  opts?: FunctionOptions,
+): Promise<GetCaseThreatIndicatorsResult> {
+  const sortDirection = args?.sortDirection ?? "desc";
+  const { data, totalCount } = await functionClient(opts).listCaseThreatIndicators(args?.caseId, {
+    sortDirection,
+  });
+  return { caseId: args.caseId, sortDirection, totalCount, indicators: data };
+}
+
+/** {@link getCaseThreatIndicators} as an Output; arguments may be Outputs. */
+export function getCaseThreatIndicatorsOutput(
+  args: pulumi.Input<{ caseId: pulumi.Input<string>; sortDirection?: pulumi.Input<SortDirection> }>,
+  opts?: pulumi.Input<FunctionOptions>,
+): pulumi.Output<GetCaseThreatIndicatorsResult> {
+  return pulumi
+    .all([args, opts ?? {}])
+    .apply(([a, o]) => getCaseThreatIndicators(a as GetCaseThreatIndicatorsArgs, o as FunctionOptions));
+}

@@ -1,0 +1,30 @@
+/** getIntegrationCount: how many integrations match a filter. */
+import * as pulumi from "@pulumi/pulumi";
+import type { IntegrationFilter } from "../client/schemas/integration";
+import { functionClient, type FunctionOptions } from "./common";
+
+/** The result of {@link getIntegrationCount}. */
+export interface IntegrationCountResult {
+  totalCount: number;
+}
+
+/**
+ * Counts integrations matching `args` (POST /v1/integration/count). Invalid arguments fail before
+ * any request with SECOPS_INVALID_INPUT naming the argument, e.g. `filter.healthStatus[0]`.
+ */
+export async function getIntegrationCount(
+  args: IntegrationFilter = {},
+  opts?: FunctionOptions,
+): Promise<IntegrationCountResult> {
+  return { totalCount: await functionClient(opts).countIntegrations(args) };
+}
+
+/** {@link getIntegrationCount} as an Output; arguments may be Outputs (unknown during preview). */
+export function getIntegrationCountOutput(
+  args?: pulumi.Input<IntegrationFilter>,
+  opts?: pulumi.Input<FunctionOptions>,
+): pulumi.Output<IntegrationCountResult> {
+  return pulumi
+    .all([args ?? {}, opts ?? {}])
+    .apply(([a, o]) => getIntegrationCount(a as IntegrationFilter, o as FunctionOptions));
+}

@@ -1,0 +1,169 @@
+/** The `secops` CLI end to end: spawned from dist/, exit codes and output. */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { built, run } from "../helpers/spawn";
+
+const CLI = built("cli/secops.js");
+let sim: Simulator;
+let env: Record<string, string>;
+let dir: string;
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 41, bigCase: 250, csvRows: 400_000 });
+  env = { SECOPS_BASE_URL: sim.url, SECOPS_API_KEY: sim.apiKeys.admin };
+  dir = mkdtempSync(join(tmpdir(), "secops-cli-"));
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("whoami", async () => {
+  const r = await run(CLI, ["whoami"], env);
+  expect(r).toMatchObject({
+    code: 0,
+    stdout: "Service account (admin) <svc-admin@example.test> ADMIN in team team-acme\n",
+  });
+  const none = await run(CLI, ["whoami", "--json"], { ...env, SECOPS_API_KEY: "" });
+  expect(none.code).toBe(2);
+  expect(none.stderr).toBe(
+    "secops: secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the SECOPS_API_KEY environment variable\n",
+  );
+  const v = await run(CLI, ["--api-key-env", "OTHER_KEY", "whoami", "--json"], {
+    ...env,
+    OTHER_KEY: sim.apiKeys.viewer,
+  });
+  expect(JSON.parse(v.stdout)).toMatchObject({ role: "VIEWER" });
+});
+
+test("integrations count with filters; usage errors exit 2; API rules exit 1", async () => {
+  expect(await run(CLI, ["integrations", "count", "--include-disabled"], env)).toMatchObject({
+    code: 0,
+    stdout: "40\n",
+  });
+  expect(
+    await run(
+      CLI,
+      ["integrations", "count", "--health", "healthy", "--health", "unhealthy", "--include-disabled"],
+      env,
+    ),
+  ).toMatchObject({ code: 0, stdout: "20\n" });
+  expect(
+    await run(CLI, ["integrations", "count", "--type", "siem", "--include-disabled"], env),
+  ).toMatchObject({ code: 0, stdout: "3\n" });
+  const bad = await run(CLI, ["integrations", "count", "--health", "sick"], env);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("--health must be one of healthy, unhealthy, unstable, unknown");
+  const scope = await run(CLI, ["integrations", "count", "--scope", "CLIENTS"], env);
+  expect(scope.code).toBe(1);
+  expect(scope.stderr).toBe(
+    "secops: filter.serviceProviderScope: only service-provider callers may set it; team team-acme is not a service provider [SECOPS_INVALID_INPUT]\n",
+  );
+  const sp = await run(CLI, ["integrations", "count", "--scope", "SERVICE_PROVIDER", "--include-disabled"], {
+    ...env,
+    SECOPS_API_KEY: sim.apiKeys.serviceProviderAdmin,
+  });
+  expect(sp).toMatchObject({ code: 0, stdout: "6\n" });
+  expect((await run(CLI, ["nope"], env)).code).toBe(2);
+});
+
+test("cases indicators: a table by default, JSON on request, every page", async () => {
+  const t = await run(CLI, ["cases", "indicators", "case-002", "--sort", "asc"], env);
+  expect(t.code).toBe(0);
+  const lines = t.stdout.trimEnd().split("\n");
+  expect(lines[0]).toMatch(/^ID\s+CREATED\s+SEVERITY\s+STATUS\s+VERDICT\s+TITLE$/);
+  expect(lines.slice(1, -1).map((l) => l.split(/\s+/)[0])).toEqual(
+    Array.from({ length: 6 }, (_, i) => `det-case-002-0000${i + 1}`),
+  );
+  expect(lines.at(-1)).toBe("6 of 6 indicators");
+  const j = await run(CLI, ["cases", "indicators", "case-big", "--json"], env);
+  const body = JSON.parse(j.stdout);
+  expect(body.totalCount).toBe(250);
+  expect(new Set(body.data.map((d: { id: string }) => d.id)).size).toBe(250);
+  const missing = await run(CLI, ["cases", "indicators", "case-nope"], env);
+  expect(missing).toMatchObject({
+    code: 1,
+    stderr:
+      "secops: GET /v1/cases/case-nope/threat-indicators failed (404): Case case-nope not found [SECOPS_NOT_FOUND]\n",
+  });
+});
+
+test("cases export: a large export to a file keeps memory flat", async () => {
+  // Peak RSS of a small and a large export: streaming keeps the difference far below the
+  // difference in size (buffering would need the whole export in memory).
+  const small = await createSimulator({ seed: 43, csvRows: 5_000 });
+  const smallOut = join(dir, "small.csv");
+  const a = await run(
+    CLI,
+    ["cases", "export", "--out", smallOut],
+    { SECOPS_BASE_URL: small.url, SECOPS_API_KEY: small.apiKeys.admin },
+    true,
+  );
+  await small.close();
+  const out = join(dir, "cases.csv");
+  const b = await run(CLI, ["cases", "export", "--out", out], env, true);
+  expect([a.code, b.code]).toEqual([0, 0]);
+  const size = statSync(out).size;
+  expect(b.stderr).toBe(`wrote ${size} bytes to ${out}\n`);
+  const grown = size - statSync(smallOut).size;
+  expect(grown).toBeGreaterThan(25 * 1024 * 1024);
+  expect(a.peakRssKiB).toBeGreaterThan(0);
+  const rssGrowth = (b.peakRssKiB - a.peakRssKiB) * 1024;
+  expect(rssGrowth).toBeLessThan(grown / 4);
+  const head = readFileSync(out, "utf8").slice(0, 2000).split("\r\n").slice(0, 3).join("\r\n");
+  expect(parse(head, { columns: true })[0]).toMatchObject({ id: "case-001", sid: "C-1000" });
+}, 120_000);
+
+test("cases export to standard output", async () => {
+  const small = await createSimulator({ seed: 42 });
+  const r = await run(CLI, ["cases", "export"], {
+    SECOPS_BASE_URL: small.url,
+    SECOPS_API_KEY: small.apiKeys.viewer,
+  });
+  expect(r.code).toBe(0);
+  expect(parse(r.stdout, { columns: true })).toHaveLength(12);
+  await small.close();
+});
+
+test("comments edit: content and attachments from files", async () => {
+  const png = join(dir, "shot.png");
+  writeFileSync(png, Buffer.from([137, 80, 78, 71]));
+  const r = await run(
+    CLI,
+    ["comments", "edit", "cmt-003", "--content", "from the CLI", "--attach", png],
+    env,
+  );
+  expect(r.code).toBe(0);
+  const c = JSON.parse(r.stdout);
+  expect(c).toMatchObject({ id: "cmt-003", content: "from the CLI" });
+  expect(c.attachments).toEqual([
+    expect.objectContaining({ filename: "shot.png", contentType: "image/png", size: 4, data: "iVBORw==" }),
+  ]);
+  expect((await run(CLI, ["comments", "edit", "cmt-003"], env)).code).toBe(2);
+});
+
+test("the API key never appears in CLI output or errors", async () => {
+  const outputs = await Promise.all([
+    run(CLI, ["whoami", "--json"], env),
+    run(CLI, ["cases", "indicators", "case-nope"], env),
+    run(CLI, ["whoami"], { ...env, SECOPS_BASE_URL: "http://127.0.0.1:1" }),
+  ]);
+  for (const r of outputs) expect(r.stdout + r.stderr).not.toContain(sim.apiKeys.admin);
+});
+
+test("secops sim: starts the simulator, prints its connection details, stops on SIGTERM", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [CLI, "sim", "--json", "--seed", "5", "--strict-spec"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const line = await new Promise<string>((resolve) => child.stdout.once("data", (c) => resolve(String(c))));
+  const info = JSON.parse(line);
+  expect(info).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), strictSpec: true });
+  const r = await run(CLI, ["whoami"], { SECOPS_BASE_URL: info.url, SECOPS_API_KEY: info.apiKeys.analyst });
+  expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining("ANALYST") });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+});

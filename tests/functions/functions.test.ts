@@ -1,0 +1,117 @@
+/** Data-source functions and their Output twins, against the simulator. */
+import * as pulumi from "pulumi-secops";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { installMocks, valueOf } from "../helpers/mocks";
+import * as pulumiSdk from "@pulumi/pulumi";
+
+let sim: Simulator;
+let opts: { apiKey: string; baseUrl: string };
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 31, bigCase: 1234 });
+  opts = { apiKey: sim.apiKeys.admin, baseUrl: sim.url };
+  await installMocks();
+});
+afterAll(() => sim.close());
+
+test("getIdentity with explicit options, and from stack config", async () => {
+  expect(await pulumi.getIdentity(opts)).toMatchObject({ role: "ADMIN", teamId: "team-acme" });
+  pulumiSdk.runtime.setConfig("secops:apiKey", sim.apiKeys.viewer);
+  pulumiSdk.runtime.setConfig("secops:baseUrl", sim.url);
+  expect((await pulumi.getIdentity()).role).toBe("VIEWER");
+  // explicit beats stack config
+  expect((await pulumi.getIdentity({ apiKey: sim.apiKeys.analyst })).role).toBe("ANALYST");
+  expect((await valueOf(pulumi.getIdentityOutput())).role).toBe("VIEWER");
+});
+
+test("getIntegrationCount: every filter reaches the server as sent", async () => {
+  await sim.control.resetStats();
+  const healthy = await pulumi.getIntegrationCount(
+    { healthStatus: ["healthy"], includeDisabled: true },
+    opts,
+  );
+  const all = await pulumi.getIntegrationCount({ includeDisabled: true }, opts);
+  expect(all).toEqual({ totalCount: 40 });
+  expect(healthy.totalCount).toBe(10);
+  expect(
+    await pulumi.getIntegrationCount(
+      { ids: ["int-team-acme-001"], includeDisabled: true, integrationTypes: ["collaboration"] },
+      opts,
+    ),
+  ).toEqual({ totalCount: 1 });
+  expect(
+    await pulumi.getIntegrationCount(
+      { ids: ["int-team-acme-001"], includeDisabled: true, integrationTypes: ["endpoint"] },
+      opts,
+    ),
+  ).toEqual({ totalCount: 0 });
+  const out = pulumi.getIntegrationCountOutput(
+    { healthStatus: pulumiSdk.output(["unhealthy" as const]) as never, includeDisabled: true },
+    opts,
+  );
+  expect(await valueOf(out)).toEqual({ totalCount: 10 });
+  expect((await sim.control.stats()).requests["POST /v1/integration/count"]).toBe(5);
+});
+
+test("invalid arguments fail before any request, naming the argument", async () => {
+  await sim.control.resetStats();
+  await expect(pulumi.getIntegrationCount({ healthStatus: ["sick" as never] }, opts)).rejects.toMatchObject({
+    code: "SECOPS_INVALID_INPUT",
+    field: "filter.healthStatus[0]",
+  });
+  await expect(pulumi.getCaseThreatIndicators({ caseId: "" }, opts)).rejects.toMatchObject({
+    code: "SECOPS_INVALID_INPUT",
+    field: "caseId",
+  });
+  await expect(
+    pulumi.getCaseThreatIndicators({ caseId: "c", sortDirection: "up" as never }, opts),
+  ).rejects.toMatchObject({ code: "SECOPS_INVALID_INPUT", field: "options.sortDirection" });
+  expect((await sim.control.stats()).requests).toEqual({});
+});
+
+test("getCaseThreatIndicators: a big case, several pages, each indicator exactly once, in order", async () => {
+  const asc = await pulumi.getCaseThreatIndicators({ caseId: "case-big", sortDirection: "asc" }, opts);
+  expect(asc.totalCount).toBe(1234);
+  expect(asc.indicators).toHaveLength(1234);
+  expect(new Set(asc.indicators.map((d) => d.id)).size).toBe(1234);
+  const times = asc.indicators.map((d) => d.createdAt!);
+  expect(times).toEqual([...times].sort());
+  const desc = await valueOf(
+    pulumi.getCaseThreatIndicatorsOutput({ caseId: pulumiSdk.output("case-003") }, opts),
+  );
+  expect(desc).toMatchObject({ caseId: "case-003", sortDirection: "desc", totalCount: 9 });
+  const dt = desc.indicators.map((d) => d.createdAt!);
+  expect(dt).toEqual([...dt].sort().reverse());
+});
+
+test("a server that stops making progress fails instead of returning a subset", async () => {
+  const strict = await createSimulator({ strictSpec: true, bigCase: 300 });
+  await expect(
+    pulumi.getCaseThreatIndicators(
+      { caseId: "case-big" },
+      { apiKey: strict.apiKeys.admin, baseUrl: strict.url },
+    ),
+  ).rejects.toMatchObject({
+    code: "SECOPS_INCOMPLETE",
+    message: expect.stringContaining("with 50 of 300 indicators"),
+  });
+  await strict.close();
+});
+
+test("many calls share one client and a bounded pool", async () => {
+  await sim.control.resetStats();
+  await Promise.all(Array.from({ length: 100 }, () => pulumi.getIntegrationCount({}, opts)));
+  const stats = await sim.control.stats();
+  expect(stats.requests["POST /v1/integration/count"]).toBe(100);
+  expect(stats.socketsOpened).toBeLessThanOrEqual(8);
+});
+
+test("Output twins stay unknown during preview with unknown inputs, and never call the API", async () => {
+  await installMocks();
+  await sim.control.resetStats();
+  const unknown = pulumiSdk.Output.create(undefined as unknown as string).apply(
+    () => pulumiSdk.unknown as unknown as string,
+  );
+  const out = pulumi.getCaseThreatIndicatorsOutput({ caseId: unknown }, opts);
+  expect(await (out as unknown as { isKnown: Promise<boolean> }).isKnown).toBe(false);
+  expect((await sim.control.stats()).requests).toEqual({});
+});
