@@ -1,0 +1,333 @@
+/**
+ * An offline lifecycle runner for tests and demos: preview, up, refresh and destroy of a program of
+ * independent resources, through Pulumi's real dynamic-provider host.
+ *
+ * It is not a Pulumi engine: no dependency graph (resources are independent), no secrets provider
+ * (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in inputs),
+ * no checkpoints beyond rewriting the state file after every step, no `pulumi import`.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { DynamicProviderHost, InitFailedError, secret } from "./host";
+import { declaredResources, type DeclaredResource, type ProgramSource } from "./program";
+
+/** One resource in the state file. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  name: string;
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
+/** The state file. */
+export interface State {
+  version: 1;
+  resources: StateResource[];
+}
+
+/** What a step does. */
+export type Op = "create" | "update" | "replace" | "delete" | "same" | "drift" | "gone" | "check-failed";
+
+/** One step of a run. */
+export interface Step {
+  op: Op;
+  urn: string;
+  type: string;
+  name: string;
+  /** Changed properties (update, replace, drift), e.g. `enabled: true → false`. */
+  changes: string[];
+  ok: boolean;
+  error?: string;
+}
+
+/** Options of {@link LifecycleRunner}. */
+export interface RunnerOptions {
+  /** The program: a module path or a function declaring resources. */
+  program: ProgramSource;
+  /** The program's directory: the host runs there and resolves the provider's requires from it. */
+  programDir: string;
+  /** The JSON state file (created when missing). */
+  statePath: string;
+  /** Stack config, full keys (`secops:apiKey`, `secops:baseUrl`). */
+  config?: Record<string, string>;
+  /** Config keys sent to the host as secrets. Default: `secops:apiKey`. */
+  secretKeys?: string[];
+  project?: string;
+  stack?: string;
+}
+
+const short = (type: string) => type.replace(/^pulumi-nodejs:dynamic\//, "");
+const visible = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
+const fmt = (v: unknown) => JSON.stringify(v);
+
+/** Runs a program's lifecycle through the real host. Call {@link close} when done. */
+export class LifecycleRunner {
+  private host?: DynamicProviderHost;
+  /** A module program is evaluated once per runner (module caches cannot be relied on to re-run it). */
+  private moduleDeclared?: DeclaredResource[];
+
+  constructor(private readonly options: RunnerOptions) {}
+
+  /** What the host wrote to stderr so far (its warnings and errors). */
+  get hostStderr(): string {
+    return this.host?.stderr ?? "";
+  }
+
+  /** The state as stored. */
+  state(): State {
+    if (!existsSync(this.options.statePath)) return { version: 1, resources: [] };
+    return JSON.parse(readFileSync(this.options.statePath, "utf8")) as State;
+  }
+
+  /** Check and Diff only: what `up` would do. Never creates, updates or deletes anything. */
+  async preview(): Promise<Step[]> {
+    return (await this.plan()).map((p) => p.step);
+  }
+
+  /** Applies the plan: create, update, replace (honouring deleteBeforeReplace), delete. */
+  async up(): Promise<Step[]> {
+    const plan = await this.plan();
+    const state = this.state();
+    for (const p of plan) {
+      if (p.step.op === "same" || p.step.op === "check-failed") continue;
+      try {
+        await this.apply(p, state);
+      } catch (err) {
+        p.step.ok = false;
+        p.step.error = (err as Error).message;
+        if (err instanceof InitFailedError && p.declared) {
+          // Partial failure: the object exists; track it so it is never orphaned.
+          upsert(state, {
+            ...describe(p.declared),
+            id: err.id,
+            inputs: p.inputs ?? {},
+            outputs: err.properties,
+          });
+        }
+      }
+      this.save(state);
+    }
+    return plan.map((p) => p.step);
+  }
+
+  /** Reads every resource: drift is recorded, a resource that is gone (empty id) is dropped. */
+  async refresh(): Promise<Step[]> {
+    const host = await this.ensureHost();
+    const state = this.state();
+    const steps: Step[] = [];
+    for (const r of [...state.resources]) {
+      const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, changes: [], ok: true };
+      try {
+        const read = await host.read(r.id, r.urn, r.outputs);
+        if (!read.id) {
+          step.op = "gone";
+          state.resources = state.resources.filter((x) => x.urn !== r.urn);
+        } else {
+          step.changes = changed(visible(r.outputs), visible(read.properties));
+          if (step.changes.length) step.op = "drift";
+          r.outputs = read.properties;
+        }
+      } catch (err) {
+        step.ok = false;
+        step.error = (err as Error).message;
+      }
+      steps.push(step);
+      this.save(state);
+    }
+    return steps;
+  }
+
+  /** Deletes every resource in the state, last created first. */
+  async destroy(): Promise<Step[]> {
+    const host = await this.ensureHost();
+    const state = this.state();
+    const steps: Step[] = [];
+    for (const r of [...state.resources].reverse()) {
+      const step: Step = { op: "delete", urn: r.urn, type: r.type, name: r.name, changes: [], ok: true };
+      try {
+        await host.delete(r.id, r.urn, r.outputs);
+        state.resources = state.resources.filter((x) => x.urn !== r.urn);
+      } catch (err) {
+        step.ok = false;
+        step.error = (err as Error).message;
+      }
+      steps.push(step);
+      this.save(state);
+    }
+    return steps;
+  }
+
+  /** Stops the host. */
+  async close(): Promise<void> {
+    await this.host?.close();
+    this.host = undefined;
+  }
+
+  private async ensureHost(): Promise<DynamicProviderHost> {
+    if (this.host) return this.host;
+    const host = await DynamicProviderHost.start(this.options.programDir);
+    const secrets = new Set(this.options.secretKeys ?? ["secops:apiKey"]);
+    const config = Object.fromEntries(
+      Object.entries(this.options.config ?? {}).map(([k, v]) => [k, secrets.has(k) ? secret(v) : v]),
+    );
+    await host.configure(config);
+    this.host = host;
+    return host;
+  }
+
+  private async plan(): Promise<Planned[]> {
+    const declared = await this.declared();
+    const host = await this.ensureHost();
+    const state = this.state();
+    const planned: Planned[] = [];
+    for (const d of declared) {
+      const old = state.resources.find((r) => r.urn === d.urn);
+      const step: Step = { ...describe(d), op: "create", changes: [], ok: true };
+      const checked = await host.check(d.urn, old?.inputs ?? {}, d.inputs);
+      if (checked.failures.length) {
+        step.op = "check-failed";
+        step.ok = false;
+        step.error = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+      } else if (old) {
+        const diff = await host.diff(old.id, d.urn, old.outputs, checked.inputs);
+        step.op = diff.replaces.length ? "replace" : diff.changes ? "update" : "same";
+        const keys = diff.replaces.length ? diff.replaces : Object.keys(visible(checked.inputs));
+        step.changes = changed(pick(visible(old.outputs), keys), pick(visible(checked.inputs), keys));
+        planned.push({
+          step,
+          declared: d,
+          inputs: checked.inputs,
+          old,
+          deleteBeforeReplace: diff.deleteBeforeReplace,
+        });
+        continue;
+      }
+      planned.push({ step, declared: d, inputs: checked.inputs, old });
+    }
+    for (const r of state.resources) {
+      if (!declared.some((d) => d.urn === r.urn))
+        planned.push({
+          step: { op: "delete", urn: r.urn, type: r.type, name: r.name, changes: [], ok: true },
+          old: r,
+        });
+    }
+    return planned;
+  }
+
+  private async declared(): Promise<DeclaredResource[]> {
+    if (this.moduleDeclared) return this.moduleDeclared;
+    const secrets = this.options.secretKeys ?? ["secops:apiKey"];
+    const declared = await declaredResources(this.options.program, {
+      project: this.options.project,
+      stack: this.options.stack,
+      // Secrets stay out of the program's config: it has no secrets provider.
+      config: Object.fromEntries(
+        Object.entries(this.options.config ?? {}).filter(([k]) => !secrets.includes(k)),
+      ),
+    });
+    if (typeof this.options.program === "string") this.moduleDeclared = declared;
+    return declared;
+  }
+
+  private async apply(p: Planned, state: State): Promise<void> {
+    const host = await this.ensureHost();
+    const { step, old, declared, inputs } = p;
+    const create = async () => {
+      const made = await host.create(step.urn, inputs);
+      upsert(state, { ...describe(declared!), id: made.id, inputs: inputs!, outputs: made.properties });
+    };
+    if (step.op === "create") return create();
+    if (step.op === "update") {
+      const res = await host.update(old!.id, step.urn, old!.outputs, inputs);
+      upsert(state, { ...old!, inputs: inputs!, outputs: res.properties });
+      return;
+    }
+    if (step.op === "delete") {
+      await host.delete(old!.id, step.urn, old!.outputs);
+      state.resources = state.resources.filter((r) => r.urn !== step.urn);
+      return;
+    }
+    // replace
+    if (p.deleteBeforeReplace) {
+      await host.delete(old!.id, step.urn, old!.outputs);
+      state.resources = state.resources.filter((r) => r.urn !== step.urn);
+      this.save(state);
+      return create();
+    }
+    await create();
+    this.save(state);
+    await host.delete(old!.id, step.urn, old!.outputs);
+  }
+
+  private save(state: State): void {
+    const tmp = `${this.options.statePath}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
+    renameSync(tmp, this.options.statePath);
+  }
+}
+
+interface Planned {
+  step: Step;
+  declared?: DeclaredResource;
+  inputs?: Record<string, unknown>;
+  old?: StateResource;
+  deleteBeforeReplace?: boolean;
+}
+
+function describe(d: { urn: string; type: string; name: string }) {
+  return { urn: d.urn, type: d.type, name: d.name };
+}
+
+function upsert(state: State, r: StateResource): void {
+  const i = state.resources.findIndex((x) => x.urn === r.urn);
+  if (i >= 0) state.resources[i] = r;
+  else state.resources.push(r);
+}
+
+function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]]));
+}
+
+function changed(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys
+    .filter((k) => fmt(before[k]) !== fmt(after[k]))
+    .map((k) => `${k}: ${fmt(before[k])} → ${fmt(after[k])}`);
+}
+
+const SYMBOL: Record<Op, string> = {
+  create: "+ ",
+  update: "~ ",
+  replace: "+-",
+  delete: "- ",
+  same: "  ",
+  drift: "~ ",
+  gone: "- ",
+  "check-failed": "! ",
+};
+const VERB: Record<Op, string> = {
+  create: "create",
+  update: "update",
+  replace: "replace",
+  delete: "delete",
+  same: "unchanged",
+  drift: "drifted",
+  gone: "deleted outside Pulumi",
+  "check-failed": "invalid",
+};
+
+/** Pulumi-like plan lines (`+ create`, `~ update`, `- delete`) and a summary line. */
+export function formatSteps(steps: Step[]): string[] {
+  const lines = steps.map((s) => {
+    const detail = s.changes.length ? ` [${s.changes.join(", ")}]` : "";
+    const failed = s.ok ? "" : ` FAILED: ${s.error}`;
+    return ` ${SYMBOL[s.op]} ${short(s.type)}  ${s.name}  ${VERB[s.op]}${detail}${failed}`;
+  });
+  const counts = new Map<string, number>();
+  for (const s of steps) counts.set(VERB[s.op], (counts.get(VERB[s.op]) ?? 0) + 1);
+  const summary = [...counts].map(([verb, n]) => `${n} ${verb}`).join(", ");
+  const failed = steps.filter((s) => !s.ok).length;
+  return [...lines, `Resources: ${summary || "none"}${failed ? `; ${failed} failed` : ""}`];
+}

@@ -1,0 +1,283 @@
+/**
+ * The path `pulumi up` takes, with Pulumi's own pieces: programs under setMocks yield inputs and the
+ * serialized `__provider`; Pulumi's dynamic-provider host runs them over gRPC (Configure, Check,
+ * Diff, Create, Read, Update, Delete). Needs `npm run build` (the host loads the built package).
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DirectoryUserSettings, HvaAutomationRule } from "pulumi-secops";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import {
+  LifecycleRunner,
+  declaredResources,
+  formatSteps,
+  linkPackage,
+  type RunnerOptions,
+} from "pulumi-secops/testing";
+import { ROOT, built } from "../helpers/spawn";
+
+built("resources/hva-automation-rule.js");
+let sim: Simulator;
+let dir: string;
+const runners: LifecycleRunner[] = [];
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 51 });
+  dir = mkdtempSync(join(tmpdir(), "secops-engine-"));
+  linkPackage(dir, ROOT);
+});
+afterAll(async () => {
+  await Promise.all(runners.map((r) => r.close()));
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function runner(program: RunnerOptions["program"], name: string, key = sim.apiKeys.admin): LifecycleRunner {
+  const r = new LifecycleRunner({
+    program,
+    programDir: dir,
+    statePath: join(dir, `${name}.state.json`),
+    config: { "secops:apiKey": key, "secops:baseUrl": sim.url },
+  });
+  runners.push(r);
+  return r;
+}
+const ops = (steps: { op: string; name: string; ok: boolean }[]) =>
+  steps.map((s) => `${s.op} ${s.name}${s.ok ? "" : " FAILED"}`);
+const writes = async () => {
+  const s = await sim.control.stats();
+  return Object.entries(s.requests)
+    .filter(([k]) => /^(PUT|PATCH|DELETE) /.test(k))
+    .reduce((n, [, v]) => n + v, 0);
+};
+const rulesBySearch = async () =>
+  new Map((await sim.control.state()).rules.map((r) => [r.search as string, r]));
+
+test("examples/hva-rules: preview, up, out-of-band change, refresh, repair, destroy", async () => {
+  const r = runner(join(ROOT, "examples/hva-rules/index.ts"), "hva");
+  await sim.control.resetStats();
+  expect(ops(await r.preview())).toEqual([
+    "create build-agents",
+    "create domain-controllers",
+    "create production-databases",
+  ]);
+  expect(await writes()).toBe(0); // preview never writes
+  expect(r.state().resources).toEqual([]);
+
+  expect(ops(await r.up())).toEqual([
+    "create build-agents",
+    "create domain-controllers",
+    "create production-databases",
+  ]);
+  const state = r.state().resources;
+  expect(state.map((x) => [x.type, x.name, x.outputs.search, x.outputs.enabled])).toEqual([
+    ["pulumi-nodejs:dynamic/secops:HvaAutomationRule", "build-agents", "build-*", false],
+    ["pulumi-nodejs:dynamic/secops:HvaAutomationRule", "domain-controllers", "dc-*", true],
+    ["pulumi-nodejs:dynamic/secops:HvaAutomationRule", "production-databases", "sql-prod-*", true],
+  ]);
+  let live = await rulesBySearch();
+  expect(state.map((x) => live.get(x.outputs.search as string)?.id)).toEqual(state.map((x) => x.id));
+  expect(live.get("build-*")?.enabled).toBe(false);
+
+  await sim.control.resetStats();
+  expect(ops(await r.preview())).toEqual([
+    "same build-agents",
+    "same domain-controllers",
+    "same production-databases",
+  ]);
+  expect(await writes()).toBe(0);
+
+  const [, dc, db] = state;
+  await sim.control.patchRule(dc.id, { enabled: false });
+  await sim.control.deleteRule(db.id);
+  const refreshed = await r.refresh();
+  expect(refreshed.map((s) => [s.op, s.name, s.changes])).toEqual([
+    ["same", "build-agents", []],
+    ["drift", "domain-controllers", ["enabled: true → false"]],
+    ["gone", "production-databases", []],
+  ]);
+  expect(ops(await r.up())).toEqual([
+    "same build-agents",
+    "update domain-controllers",
+    "create production-databases",
+  ]);
+  live = await rulesBySearch();
+  expect(live.get("dc-*")?.enabled).toBe(true);
+  expect(live.get("sql-prod-*")?.id).toBe(
+    r.state().resources.find((x) => x.name === "production-databases")?.id,
+  );
+  expect(ops(await r.preview())).toEqual([
+    "same build-agents",
+    "same domain-controllers",
+    "same production-databases",
+  ]);
+
+  const ids = r.state().resources.map((x) => x.id);
+  expect(ops(await r.destroy())).toEqual([
+    "delete production-databases",
+    "delete domain-controllers",
+    "delete build-agents",
+  ]);
+  const remaining = new Set((await sim.control.state()).rules.map((x) => x.id));
+  expect(ids.filter((id) => remaining.has(id))).toEqual([]);
+  expect(r.state().resources).toEqual([]);
+  expect(formatSteps(refreshed)).toEqual([
+    "    secops:HvaAutomationRule  build-agents  unchanged",
+    " ~  secops:HvaAutomationRule  domain-controllers  drifted [enabled: true → false]",
+    " -  secops:HvaAutomationRule  production-databases  deleted outside Pulumi",
+    "Resources: 1 unchanged, 1 drifted, 1 deleted outside Pulumi",
+  ]);
+});
+
+test("replace through the host: a changed search creates the new rule, then deletes the old", async () => {
+  let search = "replace-me-*";
+  const r = runner(() => new HvaAutomationRule("r", { field: "name", search }), "replace");
+  await r.up();
+  const first = r.state().resources[0].id;
+  search = "replaced-*";
+  const plan = await r.preview();
+  expect(plan.map((s) => [s.op, s.changes])).toEqual([
+    ["replace", ['search: "replace-me-*" → "replaced-*"']],
+  ]);
+  await r.up();
+  const second = r.state().resources[0];
+  expect(second.id).not.toBe(first);
+  const live = await rulesBySearch();
+  expect(live.has("replace-me-*")).toBe(false);
+  expect(live.get("replaced-*")?.id).toBe(second.id);
+  await r.destroy();
+});
+
+test("a partial failure through the host keeps the rule in state (no orphan)", async () => {
+  const r = runner(
+    () => new HvaAutomationRule("partial", { field: "name", search: "partial-*", enabled: false }),
+    "partial",
+  );
+  await sim.control.setFaults([
+    { kind: "500", method: "PATCH", path: "/endpoint/hva/automation/", times: 1 },
+  ]);
+  const steps = await r.up();
+  await sim.control.clearFaults();
+  expect(steps[0]).toMatchObject({
+    op: "create",
+    ok: false,
+    error: expect.stringContaining("was created but setting enabled=false failed"),
+  });
+  const [tracked] = r.state().resources;
+  expect(tracked.id).toBe((await rulesBySearch()).get("partial-*")?.id);
+  expect(typeof tracked.outputs.__provider).toBe("string");
+  // The next up repairs it through the normal diff (enabled true → false).
+  expect(ops(await r.up())).toEqual(["update partial"]);
+  expect((await rulesBySearch()).get("partial-*")?.enabled).toBe(false);
+  await r.destroy();
+});
+
+test("examples/directory-settings through the host: refresh, repair, restore on destroy", async () => {
+  const users = async () => new Map((await sim.control.state()).users.map((u) => [u.id as string, u]));
+  const before = (await users()).get("du-team-acme-021")!;
+  const r = runner(join(ROOT, "examples/directory-settings/index.ts"), "dir");
+  await sim.control.resetStats();
+  expect(ops(await r.preview())).toEqual(["create new-analyst", "create password-reset-ada"]);
+  expect(await writes()).toBe(0);
+  await r.up();
+  let u = (await users()).get("du-team-acme-021")!;
+  expect([u.needsChatOpsWelcome, u.chatOpsOnboardingUser, u.credentialsExposed]).toEqual([
+    true,
+    true,
+    before.credentialsExposed,
+  ]);
+  await sim.control.patchUser("du-team-acme-021", { chatOpsOnboardingUser: false });
+  expect((await r.refresh()).map((s) => [s.op, s.changes])).toEqual([
+    ["drift", ["chatOpsOnboardingUser: true → false"]],
+    ["same", []],
+  ]);
+  expect(ops(await r.up())).toEqual(["update new-analyst", "same password-reset-ada"]);
+  expect((await users()).get("du-team-acme-021")!.chatOpsOnboardingUser).toBe(true);
+  await r.destroy();
+  u = (await users()).get("du-team-acme-021")!;
+  expect([u.needsChatOpsWelcome, u.chatOpsOnboardingUser]).toEqual([
+    before.needsChatOpsWelcome,
+    before.chatOpsOnboardingUser,
+  ]);
+  expect((await users()).get("du-team-acme-022")!.credentialsExposed).toBe(false); // kept: no restoreOnDelete
+});
+
+test("directoryUserId change through the host: delete-before-replace restores the old user first", async () => {
+  const users = async () => new Map((await sim.control.state()).users.map((u) => [u.id as string, u]));
+  const old = (await users()).get("du-team-acme-030")!;
+  let id = "du-team-acme-030";
+  const r = runner(
+    () =>
+      new DirectoryUserSettings("moving", {
+        directoryUserId: id,
+        credentialsExposed: !old.credentialsExposed,
+        restoreOnDelete: true,
+      }),
+    "moving",
+  );
+  await r.up();
+  id = "du-team-acme-031";
+  expect((await r.preview()).map((s) => s.op)).toEqual(["replace"]);
+  await r.up();
+  const now = await users();
+  expect(now.get("du-team-acme-030")!.credentialsExposed).toBe(old.credentialsExposed);
+  expect(now.get("du-team-acme-031")!.credentialsExposed).toBe(!old.credentialsExposed);
+  expect(r.state().resources[0].id).toBe("du-team-acme-031");
+  await r.destroy();
+});
+
+test("examples/data-sources: outputs from the simulator under mocks", async () => {
+  const saved = { ...process.env };
+  process.env.SECOPS_API_KEY = sim.apiKeys.viewer;
+  process.env.SECOPS_BASE_URL = sim.url;
+  const file = join(ROOT, "examples/data-sources/index.ts");
+  expect(await declaredResources(file)).toEqual([]);
+  const mod = require(file);
+  const value = (o: { apply: (f: (v: unknown) => void) => void }) =>
+    new Promise((resolve) => o.apply(resolve));
+  expect(await value(mod.role)).toBe("VIEWER");
+  expect(await value(mod.unhealthyIntegrations)).toBeGreaterThan(0);
+  expect(await value(mod.indicatorCount)).toBe(9);
+  expect(await value(mod.latestIndicators)).toHaveLength(5);
+  process.env = saved;
+});
+
+test("secret hygiene: after a full lifecycle the key is nowhere", async () => {
+  const key = sim.apiKeys.admin;
+  const viewer = sim.apiKeys.viewer;
+  // The example's rules (jest evaluates the example module once, so declare them from its list).
+  const { declared } = require(join(ROOT, "examples/hva-rules/index.ts"));
+  const program = () =>
+    declared.map(
+      (d: { name: string; search: string; enabled?: boolean }) =>
+        new HvaAutomationRule(d.name, { field: "name", search: d.search, enabled: d.enabled ?? true }),
+    );
+  const r = runner(program, "hygiene");
+  const errors: string[] = [];
+  const collect = (steps: { error?: string }[]) => steps.forEach((s) => s.error && errors.push(s.error));
+  collect(await r.preview());
+  collect(await r.up());
+  collect(await r.refresh());
+  const statePath = join(dir, "hygiene.state.json");
+  const stateText = readFileSync(statePath, "utf8");
+  collect(await r.destroy());
+  // Errors too: a VIEWER run fails every create, and its messages must not carry either key.
+  const denied = runner(program, "denied", viewer);
+  const deniedSteps = await denied.up();
+  expect(deniedSteps.every((s) => !s.ok && /This API key's role is VIEWER/.test(s.error ?? ""))).toBe(true);
+  collect(deniedSteps);
+  const providers = r.state().resources.map((x) => String(x.outputs.__provider));
+  const all = [
+    stateText,
+    ...providers,
+    ...errors,
+    r.hostStderr,
+    denied.hostStderr,
+    readFileSync(join(dir, "denied.state.json"), "utf8"),
+  ].join("\n");
+  expect(errors.length).toBeGreaterThan(0);
+  expect(stateText).toContain("__provider");
+  expect(all.split(key).length - 1).toBe(0);
+  expect(all.split(viewer).length - 1).toBe(0);
+});
