@@ -193,8 +193,12 @@ export class LifecycleRunner {
       } else if (old) {
         const diff = await host.diff(old.id, d.urn, old.outputs, checked.inputs);
         step.op = diff.replaces.length ? "replace" : diff.changes ? "update" : "same";
-        const keys = diff.replaces.length ? diff.replaces : Object.keys(visible(checked.inputs));
-        step.changes = changed(pick(visible(old.outputs), keys), pick(visible(checked.inputs), keys));
+        // Input-only settings (e.g. adoptExisting) have no output to compare with.
+        const keys = diff.replaces.length
+          ? diff.replaces
+          : Object.keys(visible(checked.inputs)).filter((k) => k in old.outputs);
+        if (step.op !== "same")
+          step.changes = changed(pick(visible(old.outputs), keys), pick(visible(checked.inputs), keys));
         planned.push({
           step,
           declared: d,
