@@ -8,7 +8,7 @@ test("npm run demo walks preview, up, drift, refresh, repair and destroy", async
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   const checks = r.stdout.split("\n").filter((l) => /^\s+(ok|NOT OK):/.test(l));
-  expect(checks).toHaveLength(10);
+  expect(checks).toHaveLength(9);
   expect(checks.every((l) => l.trim().startsWith("ok:"))).toBe(true);
   expect(r.stdout).toContain(
     " ~  secops:HvaAutomationRule  domain-controllers  drifted [enabled: true → false]",
