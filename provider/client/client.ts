@@ -71,16 +71,21 @@ const booleanSchema = z.boolean({ error: "must be a boolean" });
 /** A typed client for the Security Operations Service API. */
 export class SecOpsClient {
   private readonly http: HttpTransport;
+  private readonly maxRetries: number;
   private identityCache: Promise<Identity> | undefined;
 
   constructor(options: SecOpsClientOptions) {
-    this.http = new HttpTransport(toSettings(options));
+    const settings = toSettings(options);
+    this.http = new HttpTransport(settings);
+    this.maxRetries = settings.maxRetries;
   }
 
   /** GET /v1/auth/me: the identity and role behind the API key. Refreshes the cached identity. */
   async getIdentity(): Promise<Identity> {
-    const body = await this.call({ method: "GET", path: routes.authMe(), idempotent: true });
-    const identity = parseResponse(identitySchema, body, "GET", routes.authMe());
+    const identity = await this.request(
+      { method: "GET", path: routes.authMe(), idempotent: true },
+      identitySchema,
+    );
     this.identityCache = Promise.resolve(identity);
     return identity;
   }
@@ -97,8 +102,7 @@ export class SecOpsClient {
   /** GET /v1/directory/{id} (assumed route): one directory user. */
   async getDirectoryUser(id: string): Promise<DirectoryUser> {
     const path = routes.directoryUser(parseInput(idSchema, id, "id"));
-    const body = await this.call({ method: "GET", path, idempotent: true });
-    return parseResponse(directoryUserSchema, body, "GET", path);
+    return this.request({ method: "GET", path, idempotent: true }, directoryUserSchema);
   }
 
   /** PATCH /v1/directory/{id}: sets any of the three flags; at least one must be given. */
@@ -111,8 +115,7 @@ export class SecOpsClient {
         "set at least one of needsChatOpsWelcome, chatOpsOnboardingUser, credentialsExposed",
       );
     }
-    const body = await this.call({ method: "PATCH", path, json, idempotent: true });
-    return parseResponse(directoryUserSchema, body, "PATCH", path);
+    return this.request({ method: "PATCH", path, json, idempotent: true }, directoryUserSchema);
   }
 
   /**
@@ -136,8 +139,8 @@ export class SecOpsClient {
     if (serviceProviderScope !== undefined) json[names.serviceProviderScope] = serviceProviderScope;
     const path = routes.integrationCount();
     // A count changes nothing: safe to re-send after a failure.
-    const body = await this.call({ method: "POST", path, json, idempotent: true });
-    return parseResponse(integrationCountSchema, body, "POST", path).totalCount;
+    return (await this.request({ method: "POST", path, json, idempotent: true }, integrationCountSchema))
+      .totalCount;
   }
 
   /** PATCH /v1/timeline/comments/{id} (multipart): edits the text and optionally replaces attachments. */
@@ -156,32 +159,28 @@ export class SecOpsClient {
       }
       return fd;
     };
-    const body = await this.call({ method: "PATCH", path, form, idempotent: true });
-    return parseResponse(timelineCommentSchema, body, "PATCH", path);
+    return this.request({ method: "PATCH", path, form, idempotent: true }, timelineCommentSchema);
   }
 
   /** PUT /endpoint/hva/automation: creates a rule. Never re-sent once it may have arrived (SECOPS_AMBIGUOUS). */
   async createHvaRule(rule: HvaRuleCreate): Promise<HvaRule> {
     const json = parseInput(hvaRuleCreateSchema, rule, "rule");
     const path = routes.hvaRules();
-    const body = await this.call({ method: "PUT", path, json, idempotent: false });
-    return parseResponse(hvaRuleSchema, body, "PUT", path);
+    return this.request({ method: "PUT", path, json, idempotent: false }, hvaRuleSchema);
   }
 
   /** PATCH /endpoint/hva/automation/{id}: enables or disables a rule. */
   async setHvaRuleEnabled(id: string, enabled: boolean): Promise<HvaRule> {
     const path = routes.hvaRule(parseInput(idSchema, id, "id"));
     const json = { enabled: parseInput(booleanSchema, enabled, "enabled") };
-    const body = await this.call({ method: "PATCH", path, json, idempotent: true });
-    return parseResponse(hvaRuleSchema, body, "PATCH", path);
+    return this.request({ method: "PATCH", path, json, idempotent: true }, hvaRuleSchema);
   }
 
   /** GET /endpoint/hva/automation/{id} (assumed route): the rule, or undefined when it is gone. */
   async getHvaRule(id: string): Promise<HvaRule | undefined> {
     const path = routes.hvaRule(parseInput(idSchema, id, "id"));
     try {
-      const body = await this.call({ method: "GET", path, idempotent: true });
-      return parseResponse(hvaRuleSchema, body, "GET", path);
+      return await this.request({ method: "GET", path, idempotent: true }, hvaRuleSchema);
     } catch (err) {
       if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return undefined;
       throw err;
@@ -191,14 +190,13 @@ export class SecOpsClient {
   /** GET /endpoint/hva/automation (assumed route): every rule of the caller's team. */
   async listHvaRules(): Promise<HvaRule[]> {
     const path = routes.hvaRules();
-    const body = await this.call({ method: "GET", path, idempotent: true });
-    return parseResponse(hvaRuleListSchema, body, "GET", path);
+    return this.request({ method: "GET", path, idempotent: true }, hvaRuleListSchema);
   }
 
   /** DELETE /endpoint/hva/automation/{id} (assumed route). A missing rule fails with SECOPS_NOT_FOUND. */
   async deleteHvaRule(id: string): Promise<void> {
     const path = routes.hvaRule(parseInput(idSchema, id, "id"));
-    await this.call({ method: "DELETE", path, idempotent: true });
+    await this.http.json({ method: "DELETE", path, idempotent: true, ignoreBody: true });
   }
 
   /**
@@ -219,8 +217,10 @@ export class SecOpsClient {
         [names.page]: page,
         [names.pageSize]: paging.pageSize,
       };
-      const body = await this.call({ method: "GET", path, query, idempotent: true });
-      const result = parseResponse(threatIndicatorPageSchema, body, "GET", path);
+      const result = await this.request(
+        { method: "GET", path, query, idempotent: true },
+        threatIndicatorPageSchema,
+      );
       const totalCount = result.totalCount;
       let fresh = 0;
       for (const d of result.data) {
@@ -288,7 +288,23 @@ export class SecOpsClient {
     await this.http.close();
   }
 
-  private async call(spec: RequestSpec): Promise<unknown> {
-    return (await this.http.json(spec)).body;
+  /**
+   * Sends a request and validates its answer. An idempotent request whose 2xx body is unusable
+   * (not JSON, empty, wrongly shaped: a failure after sending) is sent again, up to maxRetries.
+   */
+  private async request<T extends z.ZodType>(spec: RequestSpec, schema: T): Promise<z.output<T>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { body } = await this.http.json(spec);
+        return parseResponse(schema, body, spec.method, spec.path);
+      } catch (err) {
+        if (
+          !spec.idempotent ||
+          attempt >= this.maxRetries ||
+          !isSecOpsError(err, ErrorCodes.RESPONSE_INVALID)
+        )
+          throw err;
+      }
+    }
   }
 }

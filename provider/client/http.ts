@@ -3,6 +3,7 @@
  * concurrency budget shared by every call of one client, retries with backoff that honour
  * Retry-After, and redaction. Nothing here knows the API's operations (see client.ts).
  */
+import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { Agent, type Dispatcher, type FormData } from "undici";
 import { VERSION } from "../version";
@@ -61,6 +62,8 @@ export interface RequestSpec {
   /** Multipart body; a factory because a FormData body is consumed by each attempt. */
   form?: () => FormData;
   idempotent: boolean;
+  /** The answer's body is not used (e.g. DELETE): it is read and discarded, never parsed. */
+  ignoreBody?: boolean;
 }
 
 interface Attempt {
@@ -101,7 +104,7 @@ export class HttpTransport {
       const text = await readCapped(res.body, this.settings.maxResponseBytes, spec).catch((err: unknown) => {
         throw this.transportError(spec, err);
       });
-      if (text.trim() === "") return { status: res.status, body: undefined };
+      if (spec.ignoreBody || text.trim() === "") return { status: res.status, body: undefined };
       try {
         return { status: res.status, body: JSON.parse(text) };
       } catch (cause) {
@@ -138,11 +141,13 @@ export class HttpTransport {
   /** Runs attempts until one answers 2xx, a failure is final, or the retries are spent. */
   private async send(spec: RequestSpec): Promise<Attempt> {
     const attempts = this.settings.maxRetries + 1;
+    // One id for every attempt of this call, so the server (and support) can tie retries together.
+    const requestId = randomUUID();
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       let res: Attempt;
       try {
-        res = await this.attempt(spec);
+        res = await this.attempt(spec, requestId);
       } catch (err) {
         const mayRetry = attempt < attempts && (spec.idempotent || failedBeforeSend(err));
         log(spec.method, spec.path, errName(err), attempt, Date.now() - started);
@@ -167,7 +172,7 @@ export class HttpTransport {
   }
 
   /** One attempt: takes a budget slot, sends, and waits for the status line and headers. */
-  private async attempt(spec: RequestSpec): Promise<Attempt> {
+  private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
     const release = await this.budget.acquire();
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(new TimeoutSignal()), this.settings.timeoutMs);
@@ -177,6 +182,7 @@ export class HttpTransport {
         authorization: `Bearer ${this.#apiKey}`,
         "user-agent": this.userAgent,
         accept: "application/json",
+        "x-request-id": requestId,
       };
       let body: string | FormData | undefined;
       if (spec.json !== undefined) {

@@ -83,7 +83,10 @@ async function createOnce(client: SecOpsClient, inputs: HvaRuleInputs): Promise<
     try {
       return await client.createHvaRule({ field: inputs.field, search: inputs.search });
     } catch (err) {
-      if (!isSecOpsError(err, ErrorCodes.AMBIGUOUS) || attempt >= 3) throw err;
+      // AMBIGUOUS: the PUT may have landed. RESPONSE_INVALID: it landed (2xx) but the answer is unusable.
+      const unknownOutcome =
+        isSecOpsError(err, ErrorCodes.AMBIGUOUS) || isSecOpsError(err, ErrorCodes.RESPONSE_INVALID);
+      if (!unknownOutcome || attempt >= 3) throw err;
       const rules = await listOrExplain(
         client,
         `creating HVA rule (${inputs.field}=${inputs.search}) had an unknown outcome (${err.message}); checking for it needs the list`,

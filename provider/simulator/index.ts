@@ -62,13 +62,14 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   });
   const rules = typeof options.faults === "string" ? parseFaultSpec(options.faults) : (options.faults ?? []);
   const controlToken = options.controlToken ?? randomBytes(16).toString("hex");
-  const stats: Stats = { requests: {}, writes: 0, socketsOpened: 0, faultsInjected: {} };
+  const stats: Stats = { requests: {}, writes: 0, socketsOpened: 0, faultsInjected: {}, earlyRetries: 0 };
   const server = createSimServer({
     store,
     faults: new Faults(seed, rules),
     strictSpec: options.strictSpec ?? false,
     controlToken,
     stats,
+    notBefore: new Map(),
   });
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

@@ -50,6 +50,8 @@ export interface Stats {
   writes: number;
   socketsOpened: number;
   faultsInjected: Record<string, number>;
+  /** Retries (same x-request-id) that arrived before the Retry-After the simulator had sent. */
+  earlyRetries: number;
 }
 
 /** Server settings. */
@@ -59,6 +61,8 @@ export interface ServerContext {
   strictSpec: boolean;
   controlToken: string;
   stats: Stats;
+  /** x-request-id -> the earliest time a retry is allowed (after a 429 with Retry-After). */
+  notBefore: Map<string, number>;
 }
 
 /** Creates the (unstarted) HTTP server. */
@@ -86,10 +90,17 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
   const { r, params } = match;
   const key = `${method} ${r.template}`;
   sc.stats.requests[key] = (sc.stats.requests[key] ?? 0) + 1;
+  const requestId = req.headers["x-request-id"];
+  if (typeof requestId === "string" && (sc.notBefore.get(requestId) ?? 0) > Date.now())
+    sc.stats.earlyRetries++;
   const fault = sc.faults.choose(method, url.pathname);
   if (fault && BEFORE.has(fault.kind)) {
     if (fault.kind === "latency") await new Promise((done) => setTimeout(done, fault.latencyMs ?? 200));
-    else return injectBefore(fault, req, res);
+    else {
+      if (fault.kind === "429" && typeof requestId === "string")
+        sc.notBefore.set(requestId, Date.now() + retryAfterMs(fault));
+      return injectBefore(fault, req, res);
+    }
   }
   const caller = authenticate(sc, req);
   if (!caller) return send(res, api.fail(401, "Unauthorized"));
@@ -143,6 +154,11 @@ function authenticate(sc: ServerContext, req: IncomingMessage) {
   const h = req.headers.authorization ?? "";
   const m = /^Bearer (.+)$/.exec(h);
   return m ? sc.store.keys.find((k) => k.key === m[1]) : undefined;
+}
+
+function retryAfterMs(fault: FaultRule): number {
+  const v = String(fault.retryAfter ?? "1");
+  return /^\d+$/.test(v) ? Number(v) * 1000 : Math.max(0, Date.parse(v) - Date.now());
 }
 
 function injectBefore(fault: FaultRule, req: IncomingMessage, res: ServerResponse): void {

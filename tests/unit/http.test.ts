@@ -273,3 +273,41 @@ describe("construction", () => {
     },
   );
 });
+
+test("an unusable 2xx body is sent again for an idempotent call, never for a PUT", async () => {
+  const c = mk();
+  rec.reply({ status: 200, text: "{broken" }, { status: 200, json: { id: 7 } }, { status: 200, json: rule });
+  expect(await c.setHvaRuleEnabled("r1", true)).toEqual(rule);
+  expect(rec.requests).toHaveLength(3);
+  rec.requests.length = 0;
+  rec.reply({ status: 201, text: "{broken" }, { status: 201, json: rule });
+  expect((await failure(c.createHvaRule({ field: "name", search: "x" }))).code).toBe(
+    "SECOPS_RESPONSE_INVALID",
+  );
+  expect(rec.requests).toHaveLength(1);
+  await c.close();
+});
+
+test("a PUT answered 502 or 504 by a gateway is ambiguous, not re-sent", async () => {
+  const c = mk();
+  rec.reply({ status: 504, json: { statusCode: 504, message: "Gateway Timeout" } });
+  const e = await failure(c.createHvaRule({ field: "name", search: "x" }));
+  expect(e.code).toBe("SECOPS_AMBIGUOUS");
+  expect(e.message).toBe(
+    "PUT /endpoint/hva/automation failed (504): Gateway Timeout; the request may have been applied (not re-sent)",
+  );
+  expect(rec.requests).toHaveLength(1);
+  await c.close();
+});
+
+test("every attempt of one call carries the same x-request-id; calls differ", async () => {
+  const c = mk();
+  rec.reply({ status: 503, json: {} }, { status: 200, json: rule });
+  await c.setHvaRuleEnabled("r1", true);
+  await c.setHvaRuleEnabled("r1", true);
+  const ids = rec.requests.map((r) => r.headers["x-request-id"]);
+  expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(ids[0]).toBe(ids[1]);
+  expect(ids[2]).not.toBe(ids[0]);
+  await c.close();
+});
