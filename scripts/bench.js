@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: the performance claims as ratios measured in one run (these machines are noisy,
+ * so nothing here is a timed assertion). Needs `npm run build`.
+ *
+ *   create via Pulumi's host / direct client call   (target <= 2x)
+ *   serialized provider size                          (target <= 2 KB)
+ *   sockets for 1,000 concurrent creates via the host (target <= maxConcurrency = 8)
+ *   validating 5,000 full detections / JSON.parse     (target <= 2x)
+ *   CSV export: peak RSS growth / export size growth  (target: flat, far below 1)
+ */
+"use strict";
+const { spawn } = require("node:child_process");
+const { mkdtempSync, readFileSync, rmSync, statSync } = require("node:fs");
+const { tmpdir } = require("node:os");
+const { join } = require("node:path");
+
+const ROOT = join(__dirname, "..");
+const dist = (p) => require(join(ROOT, "dist", p));
+const { SecOpsClient, HvaAutomationRule, DirectoryUserSettings } = dist("index.js");
+const { createSimulator } = dist("simulator/index.js");
+const { DynamicProviderHost, declaredResources, linkPackage, secret } = dist("testing/index.js");
+const { threatIndicatorPageSchema } = dist("client/schemas/index.js");
+const { detection } = dist("simulator/detections.js");
+const { directoryUsers } = dist("simulator/seed.js");
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const results = [];
+const report = (name, value, target, ok) => {
+  results.push(ok);
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${value} (target ${target})`);
+};
+
+/** The simulator in its own process, as a real API would be: both paths reach it across processes. */
+async function startSimProcess(extra = []) {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "dist/cli/secops-sim.js"), "--json", "--seed", "2", ...extra],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const info = JSON.parse(
+    await new Promise((resolve) => child.stdout.once("data", (c) => resolve(String(c)))),
+  );
+  const control = new (dist("simulator/index.js").SimulatorControl)(info.url, info.controlToken);
+  return { ...info, control, close: () => new Promise((r) => (child.once("exit", r), child.kill())) };
+}
+
+/** Median ms of `calls` sequential calls of each path, interleaved so machine noise hits both alike. */
+async function interleaved(paths, calls = 200) {
+  const times = paths.map(() => []);
+  for (let i = 0; i < 20; i++) for (const p of paths) await p.f();
+  for (let i = 0; i < calls; i++) {
+    for (const [k, p] of paths.entries()) {
+      const t = now();
+      await p.f();
+      times[k].push(now() - t);
+    }
+  }
+  return times.map(median);
+}
+
+async function hostBench(work) {
+  const declared = await declaredResources(() => {
+    new HvaAutomationRule("bench", { field: "name", search: "bench-0" });
+    new DirectoryUserSettings("bench-user", {
+      directoryUserId: "du-team-acme-001",
+      needsChatOpsWelcome: true,
+    });
+  });
+  const sizes = declared.map((d) => d.inputs.__provider.length);
+  report(
+    "serialized provider size (bytes, largest)",
+    Math.max(...sizes),
+    "<= 2048",
+    Math.max(...sizes) <= 2048,
+  );
+  const rule = declared.find((d) => d.name === "bench");
+  let n = 0;
+  const inputs = () => ({ ...rule.inputs, search: `bench-${++n}`, enabled: true, adoptExisting: false });
+
+  for (const latencyMs of [0, 5]) {
+    const sim = await startSimProcess(
+      latencyMs ? ["--faults", JSON.stringify([{ kind: "latency", latencyMs, method: "PUT" }])] : [],
+    );
+    const host = await DynamicProviderHost.start(work);
+    await host.configure({ "secops:apiKey": secret(sim.apiKeys.admin), "secops:baseUrl": sim.url });
+    const client = new SecOpsClient({ apiKey: sim.apiKeys.admin, baseUrl: sim.url });
+    const [direct, viaHost, check] = await interleaved([
+      { f: () => client.createHvaRule({ field: "name", search: `direct-${++n}` }) },
+      { f: () => host.create(rule.urn, inputs()) },
+      { f: () => host.check(rule.urn, {}, rule.inputs) },
+    ]);
+    const ratio = viaHost / direct;
+    const what = latencyMs ? `with ${latencyMs} ms of API latency` : "loopback, zero API latency";
+    report(
+      `create via host / direct client call, ${what}`,
+      `${ratio.toFixed(2)}x (${viaHost.toFixed(2)} ms / ${direct.toFixed(2)} ms; a bare Check round trip to the host costs ${check.toFixed(2)} ms)`,
+      "<= 2x",
+      ratio <= 2,
+    );
+    if (latencyMs === 0) {
+      await sim.control.resetStats();
+      await Promise.all(Array.from({ length: 1000 }, () => host.create(rule.urn, inputs())));
+      const stats = await sim.control.stats();
+      report(
+        "sockets opened for 1,000 concurrent creates via the host",
+        stats.socketsOpened,
+        "<= 8",
+        stats.socketsOpened <= 8,
+      );
+    }
+    await client.close();
+    await host.close();
+    await sim.close();
+  }
+}
+
+/** The provider's own cost: its deserialized shim called in this process, against a direct call. */
+async function providerOverheadBench(work) {
+  const sim = await startSimProcess();
+  const [rule] = await declaredResources(
+    () => new HvaAutomationRule("overhead", { field: "name", search: "o" }),
+  );
+  const cwd = process.cwd();
+  process.chdir(work); // the serialized requires resolve from the program's directory
+  const requireFromString = require(
+    require.resolve("require-from-string", { paths: [join(ROOT, "node_modules/@pulumi/pulumi")] }),
+  );
+  const shim = requireFromString(rule.inputs.__provider).handler();
+  process.chdir(cwd);
+  await shim.configure({
+    config: { get: (k) => ({ "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url })[k] },
+  });
+  const client = new SecOpsClient({ apiKey: sim.apiKeys.admin, baseUrl: sim.url });
+  let n = 0;
+  const [direct, viaShim] = await interleaved([
+    { f: () => client.createHvaRule({ field: "name", search: `d-${++n}` }) },
+    { f: () => shim.create({ ...rule.inputs, search: `s-${++n}`, enabled: true, adoptExisting: false }) },
+  ]);
+  const ratio = viaShim / direct;
+  report(
+    "create via the serialized provider (no host) / direct client call",
+    `${ratio.toFixed(2)}x (${viaShim.toFixed(2)} ms / ${direct.toFixed(2)} ms)`,
+    "<= 2x",
+    ratio <= 2,
+  );
+  await client.close();
+  await sim.close();
+}
+
+function validationBench() {
+  const users = directoryUsers(1, "t", 50);
+  const page = {
+    data: Array.from({ length: 5000 }, (_, i) => detection(1, "case-1", "C-1", "t", i, users[i % 50])),
+    totalCount: 5000,
+  };
+  const text = JSON.stringify(page);
+  const time = (f, reps) => {
+    const ts = [];
+    for (let i = 0; i < reps; i++) {
+      const t = now();
+      f();
+      ts.push(now() - t);
+    }
+    return median(ts);
+  };
+  time(() => threatIndicatorPageSchema.parse(JSON.parse(text)), 2);
+  const parse = time(() => JSON.parse(text), 5);
+  const obj = JSON.parse(text);
+  const validate = time(() => threatIndicatorPageSchema.parse(obj), 5);
+  const ratio = validate / parse;
+  report(
+    `validating 5,000 full detections (${(text.length / 1e6).toFixed(0)} MB) / JSON.parse`,
+    `${ratio.toFixed(2)}x (${validate.toFixed(0)} ms / ${parse.toFixed(0)} ms)`,
+    "<= 2x",
+    ratio <= 2,
+  );
+}
+
+function runCli(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, "dist/cli/secops.js"), ...args], {
+      env: { ...process.env, ...env },
+      stdio: "ignore",
+    });
+    let peak = 0;
+    const timer = setInterval(() => {
+      try {
+        peak = Math.max(
+          peak,
+          Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]),
+        );
+      } catch {
+        /* exited */
+      }
+    }, 10);
+    child.on("close", () => {
+      clearInterval(timer);
+      resolve(peak * 1024);
+    });
+  });
+}
+
+async function csvBench(work) {
+  const sizes = [];
+  const peaks = [];
+  for (const rows of [5_000, 1_000_000]) {
+    const sim = await createSimulator({ seed: 3, csvRows: rows });
+    const out = join(work, `cases-${rows}.csv`);
+    peaks.push(
+      await runCli(["cases", "export", "--out", out], {
+        SECOPS_BASE_URL: sim.url,
+        SECOPS_API_KEY: sim.apiKeys.admin,
+      }),
+    );
+    sizes.push(statSync(out).size);
+    await sim.close();
+  }
+  const ratio = (peaks[1] - peaks[0]) / (sizes[1] - sizes[0]);
+  report(
+    "CSV export: peak RSS growth / export size growth",
+    `${ratio.toFixed(3)} (RSS ${(peaks[0] / 1e6).toFixed(0)} -> ${(peaks[1] / 1e6).toFixed(0)} MB for ${(sizes[0] / 1e6).toFixed(1)} -> ${(sizes[1] / 1e6).toFixed(0)} MB)`,
+    "flat: < 0.25",
+    ratio < 0.25,
+  );
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), "secops-bench-"));
+  linkPackage(work, ROOT);
+  try {
+    await hostBench(work);
+    await providerOverheadBench(work);
+    validationBench();
+    await csvBench(work);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const failed = results.filter((ok) => !ok).length;
+  console.log(failed ? `${failed} target(s) missed` : "all targets met");
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
