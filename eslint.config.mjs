@@ -20,6 +20,8 @@ export default tseslint.config(
         setImmediate: "readonly",
         URL: "readonly",
         AbortController: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
       },
     },
     rules: {
