@@ -269,7 +269,8 @@ export class SecOpsClient {
       await rename(partial, path);
     } catch (err) {
       await rm(partial, { force: true });
-      if (err instanceof SecOpsError) throw err;
+      // Our own errors and local file errors (EACCES, ENOSPC: they carry a path) pass through as they are.
+      if (err instanceof SecOpsError || (err as NodeJS.ErrnoException)?.path !== undefined) throw err;
       throw new SecOpsError(
         ErrorCodes.NETWORK,
         `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`,

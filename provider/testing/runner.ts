@@ -115,40 +115,41 @@ export class LifecycleRunner {
   /** Reads every resource: drift is recorded, a resource that is gone (empty id) is dropped. */
   async refresh(): Promise<Step[]> {
     const host = await this.ensureHost();
-    const state = this.state();
-    const steps: Step[] = [];
-    for (const r of [...state.resources]) {
-      const step: Step = { op: "same", urn: r.urn, type: r.type, name: r.name, changes: [], ok: true };
-      try {
-        const read = await host.read(r.id, r.urn, r.outputs);
-        if (!read.id) {
-          step.op = "gone";
-          state.resources = state.resources.filter((x) => x.urn !== r.urn);
-        } else {
-          step.changes = changed(visible(r.outputs), visible(read.properties));
-          if (step.changes.length) step.op = "drift";
-          r.outputs = read.properties;
-        }
-      } catch (err) {
-        step.ok = false;
-        step.error = (err as Error).message;
+    return this.eachStateResource("same", false, async (r, step, state) => {
+      const read = await host.read(r.id, r.urn, r.outputs);
+      if (!read.id) {
+        step.op = "gone";
+        state.resources = state.resources.filter((x) => x.urn !== r.urn);
+        return;
       }
-      steps.push(step);
-      this.save(state);
-    }
-    return steps;
+      step.changes = changed(visible(r.outputs), visible(read.properties));
+      if (step.changes.length) step.op = "drift";
+      r.outputs = read.properties;
+    });
   }
 
   /** Deletes every resource in the state, last created first. */
   async destroy(): Promise<Step[]> {
     const host = await this.ensureHost();
+    return this.eachStateResource("delete", true, async (r, _step, state) => {
+      await host.delete(r.id, r.urn, r.outputs);
+      state.resources = state.resources.filter((x) => x.urn !== r.urn);
+    });
+  }
+
+  /** Runs `body` for each resource in the state, recording failures and saving after each step. */
+  private async eachStateResource(
+    op: Op,
+    reverse: boolean,
+    body: (r: StateResource, step: Step, state: State) => Promise<void>,
+  ): Promise<Step[]> {
     const state = this.state();
     const steps: Step[] = [];
-    for (const r of [...state.resources].reverse()) {
-      const step: Step = { op: "delete", urn: r.urn, type: r.type, name: r.name, changes: [], ok: true };
+    const resources = reverse ? [...state.resources].reverse() : [...state.resources];
+    for (const r of resources) {
+      const step: Step = { op, urn: r.urn, type: r.type, name: r.name, changes: [], ok: true };
       try {
-        await host.delete(r.id, r.urn, r.outputs);
-        state.resources = state.resources.filter((x) => x.urn !== r.urn);
+        await body(r, step, state);
       } catch (err) {
         step.ok = false;
         step.error = (err as Error).message;

@@ -281,3 +281,24 @@ test("secret hygiene: after a full lifecycle the key is nowhere", async () => {
   expect(all.split(key).length - 1).toBe(0);
   expect(all.split(viewer).length - 1).toBe(0);
 });
+
+test("strict-spec through the host: refresh keeps state and warns; destroy disables and warns", async () => {
+  const strict = await createSimulator({ seed: 52, strictSpec: true });
+  const r = new LifecycleRunner({
+    program: () => new HvaAutomationRule("strict", { field: "name", search: "strict-*" }),
+    programDir: dir,
+    statePath: join(dir, "strict.state.json"),
+    config: { "secops:apiKey": strict.apiKeys.admin, "secops:baseUrl": strict.url },
+  });
+  runners.push(r);
+  expect(ops(await r.up())).toEqual(["create strict"]);
+  const [created] = r.state().resources;
+  expect(ops(await r.refresh())).toEqual(["same strict"]);
+  expect(r.state().resources).toEqual([created]);
+  expect(ops(await r.destroy())).toEqual(["delete strict"]);
+  const live = (await strict.control.state()).rules.find((x) => x.id === created.id);
+  expect(live).toMatchObject({ enabled: false });
+  expect(r.hostStderr).toContain("drift detection is unavailable for HvaAutomationRule");
+  expect(r.hostStderr).toContain(`rule ${created.id} was disabled, not deleted`);
+  await strict.close();
+});

@@ -1,5 +1,5 @@
 /** SecOpsClient against the simulator, in both modes: every operation, roles, scopes, paging, CSV. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
@@ -273,6 +273,35 @@ test("state survives a restart with statePath", async () => {
     await c2.close();
     await s2.close();
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("exportCasesCsvToFile: complete file on success; nothing left behind on failure", async () => {
+  const sim = await createSimulator({ seed: 8, csvRows: 2000 });
+  const c = new SecOpsClient({ apiKey: sim.apiKeys.admin, baseUrl: sim.url, maxRetries: 0 });
+  const dir = mkdtempSync(join(tmpdir(), "secops-export-"));
+  try {
+    const { bytes } = await c.exportCasesCsvToFile(join(dir, "ok.csv"));
+    expect(bytes).toBe(readFileSync(join(dir, "ok.csv")).length);
+    expect((parse(readFileSync(join(dir, "ok.csv"), "utf8"), { columns: true }) as unknown[]).length).toBe(
+      2000,
+    );
+    await sim.control.setFaults([{ kind: "503", path: "/v1/cases/export/csv" }]);
+    await expect(c.exportCasesCsvToFile(join(dir, "bad.csv"))).rejects.toMatchObject({
+      code: "SECOPS_SERVER",
+    });
+    await expect(c.exportCasesCsvToFile(join(dir, "missing-dir", "x.csv"))).rejects.toMatchObject({
+      code: "SECOPS_SERVER",
+    });
+    await sim.control.clearFaults();
+    await expect(c.exportCasesCsvToFile(join(dir, "missing-dir", "x.csv"))).rejects.toMatchObject({
+      code: "ENOENT",
+    });
+    expect(readdirSync(dir)).toEqual(["ok.csv"]);
+  } finally {
+    await c.close();
+    await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
