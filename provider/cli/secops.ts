@@ -114,14 +114,16 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
         await pipeline(await c.exportCasesCsv(), out);
         return;
       }
+      // On a terminal, a live byte count (at most every 200 ms); otherwise just the final line.
       const tty = process.stderr.isTTY;
-      const timer = tty ? setInterval(() => process.stderr.write("."), 500) : undefined;
-      try {
-        const { bytes } = await c.exportCasesCsvToFile(o.out);
-        process.stderr.write(`${tty ? "\n" : ""}wrote ${bytes} bytes to ${o.out}\n`);
-      } finally {
-        if (timer) clearInterval(timer);
-      }
+      let shown = 0;
+      const progress = (bytes: number) => {
+        if (Date.now() - shown < 200) return;
+        shown = Date.now();
+        process.stderr.write(`\rwriting ${o.out}: ${bytes} bytes`);
+      };
+      const { bytes } = await c.exportCasesCsvToFile(o.out, tty ? progress : undefined);
+      process.stderr.write(`${tty && shown ? "\r\x1b[K" : ""}wrote ${bytes} bytes to ${o.out}\n`);
     });
 
   root

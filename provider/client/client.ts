@@ -251,9 +251,10 @@ export class SecOpsClient {
 
   /**
    * Streams the CSV export to `path`. Written to `<path>.partial` and renamed when complete, so a
-   * failed export never leaves a truncated file behind under the requested name.
+   * failed export never leaves a truncated file behind under the requested name. `onProgress`
+   * gets the bytes written so far after each chunk.
    */
-  async exportCasesCsvToFile(path: string): Promise<{ bytes: number }> {
+  async exportCasesCsvToFile(path: string, onProgress?: (bytes: number) => void): Promise<{ bytes: number }> {
     parseInput(idSchema, path, "path");
     const source = await this.exportCasesCsv();
     const partial = `${path}.partial`;
@@ -261,6 +262,7 @@ export class SecOpsClient {
     const count = new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length;
+        onProgress?.(bytes);
         done(null, chunk);
       },
     });

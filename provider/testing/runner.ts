@@ -75,6 +75,14 @@ export class LifecycleRunner {
     return this.host?.stderr ?? "";
   }
 
+  /** The warnings the provider reported through the host so far (e.g. drift detection unavailable). */
+  warnings(): string[] {
+    return this.hostStderr
+      .split("\n")
+      .filter((l) => l.startsWith("warning: "))
+      .map((l) => l.replace(/^warning: (\[runtime\] )?/, ""));
+  }
+
   /** The state as stored. */
   state(): State {
     if (!existsSync(this.options.statePath)) return { version: 1, resources: [] };

@@ -167,3 +167,20 @@ test("secops sim: starts the simulator, prints its connection details, stops on 
   child.kill("SIGTERM");
   expect(await exited).toBe(0);
 });
+
+test("cases export shows bytes written on a terminal (pseudo-terminal via script(1))", async () => {
+  // Asynchronous: the simulator serves from this process, so a synchronous spawn would deadlock.
+  const { spawn } = await import("node:child_process");
+  const out = join(dir, "tty.csv");
+  const cmd = `${process.execPath} ${CLI} cases export --out ${out}`;
+  const child = spawn("script", ["-qc", cmd, "/dev/null"], { env: { ...process.env, ...env } });
+  let screen = "";
+  child.stdout.on("data", (c) => (screen += c));
+  expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+  const size = statSync(out).size;
+  const counts = [...screen.matchAll(/writing [^:]+: (\d+) bytes/g)].map((m) => Number(m[1]));
+  expect(counts.length).toBeGreaterThan(0);
+  expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  expect(counts.every((n) => n <= size)).toBe(true);
+  expect(screen).toContain(`wrote ${size} bytes to ${out}`);
+}, 60_000);
