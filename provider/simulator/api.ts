@@ -3,8 +3,7 @@
  * result or a stream. Where the spec is silent the handlers act like a NestJS service would
  * (400 with `message` listing problems, 404 `Cannot GET /x` for unknown routes).
  */
-import { Readable, Transform } from "node:stream";
-import { stringify } from "csv-stringify";
+import type { Readable } from "node:stream";
 import {
   HEALTH_STATUSES,
   INTEGRATION_TYPES,
@@ -191,62 +190,6 @@ export function threatIndicators(ctx: Ctx): Result {
 function clampInt(v: string | null, fallback: number, min: number, max: number): number {
   const n = v === null ? fallback : Number.parseInt(v, 10);
   return Number.isNaN(n) ? fallback : Math.min(max, Math.max(min, n));
-}
-
-/** The CSV columns of the export (the spec hides them). */
-export const CSV_COLUMNS = [
-  "id",
-  "sid",
-  "title",
-  "status",
-  "severity",
-  "createdAt",
-  "detectionCount",
-] as const;
-
-export function exportCsv(ctx: Ctx): Result {
-  const store = ctx.store;
-  const teamId = ctx.caller.teamId;
-  function* rows() {
-    for (let i = 0; i < store.csvRows; i++) {
-      const r = store.caseRow(i);
-      if (r.teamId === teamId) yield CSV_COLUMNS.map((c) => String(r[c]));
-    }
-  }
-  const csv = stringify({
-    header: true,
-    columns: [...CSV_COLUMNS],
-    quoted_match: /[\r\n]/,
-    record_delimiter: "windows",
-  });
-  // Records are batched into 64 KiB writes, as a real server's output buffer would: one socket
-  // write per 70-byte record makes the transfer CPU-bound on both ends.
-  const stream = Readable.from(rows())
-    .pipe(csv)
-    .pipe(batch(64 * 1024));
-  return { status: 200, stream, contentType: "text/csv; charset=utf-8" };
-}
-
-/** A transform that joins small chunks into chunks of about `size` bytes (flushing the rest at the end). */
-function batch(size: number): Transform {
-  let pending: Buffer[] = [];
-  let length = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      pending.push(chunk);
-      length += chunk.length;
-      if (length >= size) {
-        const out = Buffer.concat(pending, length);
-        pending = [];
-        length = 0;
-        return done(null, out);
-      }
-      done();
-    },
-    flush(done) {
-      done(null, length ? Buffer.concat(pending, length) : undefined);
-    },
-  });
 }
 
 export function editComment(ctx: Ctx): Result {

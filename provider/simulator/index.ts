@@ -9,7 +9,7 @@ import { createSimServer, type Stats } from "./server";
 import { Store } from "./store";
 
 export { FAULT_KINDS, parseFaultSpec, type FaultKind, type FaultRule } from "./faults";
-export { CSV_COLUMNS } from "./api";
+export { CSV_COLUMNS } from "./csv";
 
 /** Options of {@link createSimulator}. */
 export interface SimulatorOptions {

@@ -7,6 +7,7 @@ import busboy from "busboy";
 import { roles } from "../client/routes";
 import * as api from "./api";
 import { handleControl } from "./control";
+import { exportCsv } from "./csv";
 import { BEFORE, type Faults, type FaultRule } from "./faults";
 import type { Store } from "./store";
 
@@ -38,7 +39,7 @@ const ROUTES: Route[] = [
   route("PATCH", "/endpoint/hva/automation/{id}", api.patchRule),
   route("DELETE", "/endpoint/hva/automation/{id}", api.deleteRule, { assumed: true }),
   route("GET", "/v1/cases/{id}/threat-indicators", api.threatIndicators),
-  route("POST", "/v1/cases/export/csv", api.exportCsv),
+  route("POST", "/v1/cases/export/csv", exportCsv),
 ];
 
 const WRITES = new Set(["PUT", "PATCH", "DELETE"]);

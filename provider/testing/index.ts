@@ -4,7 +4,6 @@
  */
 export {
   LifecycleRunner,
-  formatSteps,
   type Op,
   type RunnerOptions,
   type State,
@@ -20,3 +19,4 @@ export {
   type ProgramOptions,
   type ProgramSource,
 } from "./program";
+export { formatSteps } from "./report";

@@ -1,0 +1,39 @@
+/** Pulumi-like report lines for the offline runner's steps. */
+import type { Op, Step } from "./runner";
+
+const short = (type: string) => type.replace(/^pulumi-nodejs:dynamic\//, "");
+
+const SYMBOL: Record<Op, string> = {
+  create: "+ ",
+  update: "~ ",
+  replace: "+-",
+  delete: "- ",
+  same: "  ",
+  drift: "~ ",
+  gone: "- ",
+  "check-failed": "! ",
+};
+const VERB: Record<Op, string> = {
+  create: "create",
+  update: "update",
+  replace: "replace",
+  delete: "delete",
+  same: "unchanged",
+  drift: "drifted",
+  gone: "deleted outside Pulumi",
+  "check-failed": "invalid",
+};
+
+/** Pulumi-like plan lines (`+ create`, `~ update`, `- delete`) and a summary line. */
+export function formatSteps(steps: Step[]): string[] {
+  const lines = steps.map((s) => {
+    const detail = s.changes.length ? ` [${s.changes.join(", ")}]` : "";
+    const failed = s.ok ? "" : ` FAILED: ${s.error}`;
+    return ` ${SYMBOL[s.op]} ${short(s.type)}  ${s.name}  ${VERB[s.op]}${detail}${failed}`;
+  });
+  const counts = new Map<string, number>();
+  for (const s of steps) counts.set(VERB[s.op], (counts.get(VERB[s.op]) ?? 0) + 1);
+  const summary = [...counts].map(([verb, n]) => `${n} ${verb}`).join(", ");
+  const failed = steps.filter((s) => !s.ok).length;
+  return [...lines, `Resources: ${summary || "none"}${failed ? `; ${failed} failed` : ""}`];
+}
