@@ -304,3 +304,47 @@ test("strict-spec through the host: refresh keeps state and warns; destroy disab
   ]);
   await strict.close();
 });
+
+test("bad inputs are rejected by Check through the host, naming the property, before any request", async () => {
+  const r = runner(() => {
+    new HvaAutomationRule("bad-rule", { field: "name", search: "", enabled: "yes" as never });
+    new DirectoryUserSettings("bad-user", { directoryUserId: "du-team-acme-001" });
+  }, "bad");
+  await sim.control.resetStats();
+  const steps = await r.up();
+  expect(steps.map((s) => [s.op, s.name, s.error])).toEqual([
+    [
+      "check-failed",
+      "bad-user",
+      "needsChatOpsWelcome: set at least one of needsChatOpsWelcome, chatOpsOnboardingUser, credentialsExposed",
+    ],
+    [
+      "check-failed",
+      "bad-rule",
+      "search: search must be a non-empty string; enabled: enabled must be a boolean",
+    ],
+  ]);
+  expect((await sim.control.stats()).requests).toEqual({});
+  expect(r.state().resources).toEqual([]);
+});
+
+test("1,000 concurrent creates through the host reuse a bounded pool of connections", async () => {
+  const [rule] = await declaredResources(
+    () => new HvaAutomationRule("pool", { field: "name", search: "pool-0" }),
+  );
+  const { DynamicProviderHost, secret } = await import("pulumi-secops/testing");
+  const host = await DynamicProviderHost.start(dir);
+  await host.configure({ "secops:apiKey": secret(sim.apiKeys.admin), "secops:baseUrl": sim.url });
+  await sim.control.resetStats();
+  const made = await Promise.all(
+    Array.from({ length: 1000 }, (_, i) =>
+      host.create(rule.urn, { ...rule.inputs, search: `pool-${i}`, enabled: true, adoptExisting: false }),
+    ),
+  );
+  const stats = await sim.control.stats();
+  await host.close();
+  expect(new Set(made.map((m) => m.id)).size).toBe(1000);
+  expect(stats.requests["PUT /endpoint/hva/automation"]).toBe(1000);
+  expect(stats.socketsOpened).toBeGreaterThan(0);
+  expect(stats.socketsOpened).toBeLessThanOrEqual(8); // maxConcurrency
+}, 120_000);
