@@ -1,12 +1,10 @@
 /** HvaAutomationRule implementation, by direct calls, against the simulator in both modes. */
-import * as pulumi from "@pulumi/pulumi";
 import { provider } from "pulumi-secops/resources/hva-automation-rule";
 import { route } from "pulumi-secops/resources/shim";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { captureWarnings, configureRequest } from "../helpers/provider";
 
 type Outs = { field: string; search: string; enabled: boolean; teamId: string };
-const configured = (values: Record<string, string>) =>
-  ({ config: { get: (k: string) => values[k] } }) as pulumi.dynamic.ConfigureRequest;
 
 let sim: Simulator;
 let warnings: string[];
@@ -14,13 +12,12 @@ let n = 0;
 const unique = () => `host-${++n}-*`;
 
 async function configure(s: Simulator) {
-  await provider.configure(configured({ "secops:apiKey": s.apiKeys.admin, "secops:baseUrl": s.url }));
+  await provider.configure(configureRequest({ "secops:apiKey": s.apiKeys.admin, "secops:baseUrl": s.url }));
 }
 const rules = async (search: string) => (await sim.control.state()).rules.filter((r) => r.search === search);
 
 beforeEach(() => {
-  warnings = [];
-  jest.spyOn(pulumi.log, "warn").mockImplementation(async (m: string) => void warnings.push(m));
+  warnings = captureWarnings();
 });
 afterEach(() => jest.restoreAllMocks());
 
@@ -195,7 +192,7 @@ describe("assumed routes available", () => {
       update: rec("update"),
       delete: rec("delete"),
     };
-    await route(impl as never, [configured({})]);
+    await route(impl as never, [configureRequest({})]);
     await route(impl as never, [{ field: "name" }]);
     await route(impl as never, ["id-1", { field: "name" }]);
     await route(impl as never, [{}, { field: "name" }]);
@@ -256,7 +253,7 @@ describe("configuration", () => {
     const saved = { ...process.env };
     delete process.env.SECOPS_API_KEY;
     delete process.env.SECOPS_BASE_URL;
-    await provider.configure(configured({}));
+    await provider.configure(configureRequest({}));
     await expect(
       provider.create({ field: "name", search: "x", enabled: true, adoptExisting: false }),
     ).rejects.toMatchObject({
@@ -272,7 +269,7 @@ describe("configuration", () => {
     const saved = { ...process.env };
     process.env.SECOPS_API_KEY = s.apiKeys.analyst;
     process.env.SECOPS_BASE_URL = s.url;
-    await provider.configure(configured({}));
+    await provider.configure(configureRequest({}));
     const made = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         provider.create({ field: "name", search: `env-${i}`, enabled: true, adoptExisting: false }),
