@@ -166,7 +166,7 @@ export class HttpTransport {
       if (!retryable || (retryAfter !== undefined && retryAfter > this.settings.maxRetryAfterMs))
         throw failure;
       const jitter = backoffMs(attempt, this.settings.backoffBaseMs, this.settings.backoffCapMs);
-      // Never earlier than Retry-After: the jittered delay only adds to it.
+      // Never earlier than Retry-After: wait for the larger of it and the jittered backoff.
       await sleep(Math.max(retryAfter ?? 0, jitter));
     }
   }
