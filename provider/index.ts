@@ -4,7 +4,7 @@
  */
 export * from "./client";
 export { VERSION } from "./version";
-export { CONFIG_KEYS, ENV_VARS, resolveSettings, type ConnectionOptions } from "./config";
+export { CONFIG_KEYS, ENV_VARS, closeSharedClients, resolveSettings, type ConnectionOptions } from "./config";
 export { HvaAutomationRule, type HvaAutomationRuleArgs } from "./resources/hva-automation-rule";
 export {
   DirectoryUserSettings,

@@ -59,11 +59,7 @@ export const roles = {
   writers: ["ADMIN", "ANALYST"] as readonly string[],
 } as const;
 
-/** Success codes the spec hides; the client treats any 2xx as success. */
-export const status = {
-  /** Spec: PUT /endpoint/hva/automation answers 201. Any 2xx is accepted. */
-  hvaCreated: 201,
-} as const;
+/** Success codes the spec hides: the client treats any 2xx as success (it shows only PUT 201, PATCH 200). */
 
 /**
  * ASSUMPTION: how the service answers a route it does not have. NestJS-style services answer

@@ -10,7 +10,7 @@ import { roles } from "../client/routes";
 import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
 
 /** The value Pulumi sends for an input that is unknown during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** True when a preview input is not known yet. */
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;

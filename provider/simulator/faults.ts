@@ -48,16 +48,10 @@ export interface FaultRule {
   latencyMs?: number;
 }
 
-/** Faults applied before the request is processed. */
-export const BEFORE: ReadonlySet<FaultKind> = new Set([
-  "429",
-  "500",
-  "502",
-  "503",
-  "latency",
-  "reset",
-  "html",
-]);
+/** Faults applied after the request is processed (the write happens, the answer is broken). */
+const AFTER: ReadonlySet<FaultKind> = new Set(["commit-drop", "malformed-json", "wrong-shape", "empty-200"]);
+/** Faults applied before the request is processed: every other kind. */
+export const BEFORE: ReadonlySet<FaultKind> = new Set(FAULT_KINDS.filter((k) => !AFTER.has(k)));
 
 /**
  * Parses a fault spec: a JSON array of rules, or the compact form

@@ -219,7 +219,7 @@ export function send(res: ServerResponse, result: api.Result): void {
 }
 
 /** Reads the whole body (bounded). */
-export async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {

@@ -11,7 +11,10 @@ beforeAll(async () => {
   opts = { apiKey: sim.apiKeys.admin, baseUrl: sim.url };
   await installMocks();
 });
-afterAll(() => sim.close());
+afterAll(async () => {
+  await pulumi.closeSharedClients();
+  await sim.close();
+});
 
 test("getIdentity with explicit options, and from stack config", async () => {
   expect(await pulumi.getIdentity(opts)).toMatchObject({ role: "ADMIN", teamId: "team-acme" });
@@ -23,7 +26,7 @@ test("getIdentity with explicit options, and from stack config", async () => {
   expect((await valueOf(pulumi.getIdentityOutput())).role).toBe("VIEWER");
 });
 
-test("getIntegrationCount: every filter reaches the server as sent", async () => {
+test("getIntegrationCount: the server applies each filter (exact bodies: tests/unit/client-requests)", async () => {
   await sim.control.resetStats();
   const healthy = await pulumi.getIntegrationCount(
     { healthStatus: ["healthy"], includeDisabled: true },
