@@ -9,7 +9,7 @@ import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { SecOpsClient } from "../client/client";
 import { SecOpsError } from "../client/errors";
-import { HEALTH_STATUSES, INTEGRATION_TYPES, SERVICE_PROVIDER_SCOPES } from "../client/schemas/integration";
+import { HEALTH_STATUSES, INTEGRATION_TYPES, SERVICE_PROVIDER_SCOPES } from "../client/types";
 import { resolveSettings } from "../config";
 import { VERSION } from "../version";
 import { simCommand } from "./secops-sim";

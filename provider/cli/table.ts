@@ -1,5 +1,5 @@
 /** Plain-text tables for the CLI. */
-import type { Detection } from "../client/schemas/detection";
+import type { Detection } from "../client/types";
 
 const COLUMNS: Array<[string, (d: Detection) => unknown]> = [
   ["ID", (d) => d.id],

@@ -14,6 +14,7 @@ import { HttpTransport, type RequestSpec } from "./http";
 import { toSettings, type SecOpsClientOptions } from "./options";
 import { multipart, names, paging, routes } from "./routes";
 import {
+  SORT_DIRECTIONS,
   type Detection,
   type DirectoryUser,
   type DirectoryUserUpdate,
@@ -23,7 +24,8 @@ import {
   type IntegrationFilter,
   type SortDirection,
   type TimelineComment,
-  SORT_DIRECTIONS,
+} from "./types";
+import {
   directoryUserSchema,
   directoryUserUpdateSchema,
   hvaRuleCreateSchema,

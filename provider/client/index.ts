@@ -1,6 +1,69 @@
-/** The typed client, its errors, schemas and the assumptions module. */
+/**
+ * `pulumi-secops/client`: the typed client, its options, errors and the public types of the API's
+ * objects. Named exports only: what is listed here is the semver contract.
+ */
 export { SecOpsClient, type CommentFile, type TimelineCommentEdit } from "./client";
 export type { SecOpsClientOptions } from "./options";
-export * from "./errors";
-export * from "./schemas";
+export {
+  ErrorCodes,
+  SecOpsAmbiguousError,
+  SecOpsApiError,
+  SecOpsConfigError,
+  SecOpsError,
+  SecOpsInputError,
+  SecOpsNetworkError,
+  SecOpsResponseError,
+  SecOpsTimeoutError,
+  isSecOpsError,
+  type ErrorCode,
+  type SecOpsErrorDetails,
+} from "./errors";
+export {
+  DETECTION_ENUMS,
+  EMAIL_DIRECTIONS,
+  HEALTH_STATUSES,
+  HVA_SEARCH_FIELDS,
+  INTEGRATION_TYPES,
+  ROLES,
+  SERVICE_PROVIDER_SCOPES,
+  SORT_DIRECTIONS,
+  type Artifact,
+  type Attachment,
+  type ChatOpsAction,
+  type ClusterMember,
+  type ContainmentAction,
+  type CustomDetection,
+  type Detection,
+  type DirectoryUser,
+  type DirectoryUserUpdate,
+  type Domain,
+  type Endpoint,
+  type EndpointGroupAssignment,
+  type ErrorBody,
+  type ExternalCustomDetection,
+  type File,
+  type HealthStatus,
+  type HvaRule,
+  type HvaRuleCreate,
+  type HvaSearchField,
+  type Identity,
+  type IntegrationCount,
+  type IntegrationFilter,
+  type IntegrationType,
+  type Ip,
+  type License,
+  type Location,
+  type OpenEnum,
+  type Process,
+  type ProcessTree,
+  type Role,
+  type ServiceProviderScope,
+  type SortDirection,
+  type ThreatIndicatorPage,
+  type TimelineComment,
+  type UserAgent,
+  type UserGroupAssignment,
+  type VerdictSetting,
+  type WithUnknownKeys,
+} from "./types";
 export * as assumptions from "./routes";

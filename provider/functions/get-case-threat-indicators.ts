@@ -1,7 +1,7 @@
 /** getCaseThreatIndicators: every threat indicator (detection) of a case. */
 import * as pulumi from "@pulumi/pulumi";
-import type { Detection } from "../client/schemas/detection";
-import type { SortDirection } from "../client/schemas/integration";
+import type { Detection } from "../client/types";
+import type { SortDirection } from "../client/types";
 import { functionClient, type FunctionOptions } from "./common";
 
 /** Arguments of {@link getCaseThreatIndicators}. */

@@ -1,6 +1,6 @@
 /** getIdentity: who the API key is, with its role. */
 import * as pulumi from "@pulumi/pulumi";
-import type { Identity } from "../client/schemas/identity";
+import type { Identity } from "../client/types";
 import { functionClient, type FunctionOptions } from "./common";
 
 /** The identity and role behind the configured API key (GET /v1/auth/me). */

@@ -1,6 +1,6 @@
 /** getIntegrationCount: how many integrations match a filter. */
 import * as pulumi from "@pulumi/pulumi";
-import type { IntegrationFilter } from "../client/schemas/integration";
+import type { IntegrationFilter } from "../client/types";
 import { functionClient, type FunctionOptions } from "./common";
 
 /** The result of {@link getIntegrationCount}. */

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
-import type { DirectoryUser } from "../client/schemas/directory";
+import type { DirectoryUser } from "../client/types";
 import { Failures, ProviderRuntime, explainForbidden, isUnknown, warnOnce } from "./runtime";
 import { route, shim, type Implementation } from "./shim";
 

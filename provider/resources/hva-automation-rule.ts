@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
-import type { HvaRule } from "../client/schemas/hva";
+import type { HvaRule } from "../client/types";
 import { Failures, ProviderRuntime, explainForbidden, isUnknown, partialFailure, warnOnce } from "./runtime";
 import { route, shim, type Implementation } from "./shim";
 

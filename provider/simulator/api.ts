@@ -9,7 +9,7 @@ import {
   INTEGRATION_TYPES,
   SERVICE_PROVIDER_SCOPES,
   SORT_DIRECTIONS,
-} from "../client/schemas/integration";
+} from "../client/types";
 import { names } from "../client/routes";
 import type { SimKey } from "./seed";
 import type { Store } from "./store";

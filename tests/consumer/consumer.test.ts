@@ -3,33 +3,47 @@
  * run that program under mocks and through Pulumi's host from its own directory.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { ROOT, built, run } from "../helpers/spawn";
 
+const TEMPLATE_TSCONFIG = {
+  // The tsconfig `pulumi new typescript` writes: strict, moduleResolution node (which ignores package.json
+  // "exports"), no skipLibCheck, no esModuleInterop.
+  compilerOptions: {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: false,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  },
+  files: ["index.ts"],
+};
+
 let work: string;
+let program: string;
+let packed: { filename: string; files: { path: string }[] };
 beforeAll(() => {
   built("index.js");
   work = mkdtempSync(join(tmpdir(), "secops-consumer-"));
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-const npm = (args: string[], cwd: string) =>
-  execFileSync("npm", args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, npm_config_update_notifier: "false" },
-  });
-
-test("the packed tarball installs, serializes a thin provider and runs through the host by name", async () => {
-  const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", work], ROOT))[0];
-  const files: string[] = packed.files.map((f: { path: string }) => f.path);
-  expect(files).toContain("dist/resources/hva-automation-rule.js");
-  expect(files.some((f) => f.startsWith("provider/") || f.startsWith("tests/"))).toBe(false);
-
-  const program = join(work, "program");
+  packed = JSON.parse(npm(["pack", "--json", "--pack-destination", work], ROOT))[0];
+  program = join(work, "program");
   mkdirSync(program);
   writeFileSync(join(program, "Pulumi.yaml"), "name: consumer\nruntime: nodejs\n");
   writeFileSync(
@@ -41,13 +55,134 @@ test("the packed tarball installs, serializes a thin provider and runs through t
     }),
   );
   npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--legacy-peer-deps"], program);
-  // The user's own @pulumi/pulumi (the peer dependency): the one this repository pins.
-  mkdirSync(join(program, "node_modules", "@pulumi"), { recursive: true });
-  symlinkSync(
-    join(ROOT, "node_modules", "@pulumi", "pulumi"),
-    join(program, "node_modules", "@pulumi", "pulumi"),
-    "dir",
+  // The user's own @pulumi/pulumi (the peer dependency) and @types/node: the ones this repository tests.
+  for (const dep of ["@pulumi/pulumi", "@types/node"]) {
+    mkdirSync(join(program, "node_modules", dirname(dep)), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", dep), join(program, "node_modules", dep), "dir");
+  }
+}, 180_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
+
+test("the tarball holds dist, the bins, README and LICENSE; no tests, sources or source maps", () => {
+  const files = packed.files.map((f) => f.path).sort();
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js"]));
+  for (const bin of Object.values<string>(pkg.bin)) expect(files).toContain(bin);
+  const targets = [
+    ...Object.values<{ types: string; default: string } | string>(pkg.exports).flatMap((e) =>
+      typeof e === "string" ? [e] : [e.types, e.default],
+    ),
+    ...Object.values<string[]>(pkg.typesVersions["*"]).flat(),
+  ].map((t) => t.replace(/^\.\//, ""));
+  for (const target of targets) {
+    const pattern = new RegExp(`^${target.replace(/[.]/g, "\\.").replace("*", "[^/]+")}$`);
+    expect({ target, shipped: files.some((f) => pattern.test(f)) }).toEqual({ target, shipped: true });
+  }
+  expect(files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|LICENSE|README\.md|package\.json)$/.test(f))).toEqual(
+    [],
   );
+  expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+  const js = files.filter((f) => f.endsWith(".js"));
+  const mapped = js.filter((f) =>
+    readFileSync(join(program, "node_modules", "pulumi-secops", f), "utf8").includes("sourceMappingURL"),
+  );
+  expect(mapped).toEqual([]);
+});
+
+test("no declaration reachable from the package's entry points refers to zod", () => {
+  const pkgDir = join(program, "node_modules", "pulumi-secops");
+  const seen = new Set<string>();
+  const queue = packed.files
+    .map((f) => f.path)
+    .filter((f) =>
+      /^dist\/(index|client\/index|simulator\/index|testing\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
+        f,
+      ),
+    )
+    .map((f) => join(pkgDir, f));
+  expect(queue.length).toBeGreaterThan(8);
+  const offenders: string[] = [];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(?:from\s+|import\()["']([^"']+)["']/g)) {
+      const spec = m[1];
+      const target = join(dirname(file), spec.replace(/\.js$/, ""));
+      if (spec.startsWith("."))
+        queue.push(existsSync(`${target}.d.ts`) ? `${target}.d.ts` : join(target, "index.d.ts"));
+      else if (spec === "zod" || spec.startsWith("zod/")) offenders.push(relative(pkgDir, file));
+    }
+  }
+  expect(seen.size).toBeGreaterThan(20);
+  expect(offenders).toEqual([]);
+});
+
+test("a program using every public export compiles with the standard Pulumi tsconfig", () => {
+  const source = readFileSync(join(ROOT, "tests", "consumer", "program", "index.ts"), "utf8");
+  writeFileSync(join(program, "index.ts"), source);
+  writeFileSync(join(program, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 2));
+  const pkgDir = join(program, "node_modules", "pulumi-secops", "dist");
+  const entries: Record<string, string> = {
+    secops: "index.d.ts",
+    client: "client/index.d.ts",
+    simulator: "simulator/index.d.ts",
+    testing: "testing/index.d.ts",
+  };
+  const uncovered: string[] = [];
+  for (const [alias, file] of Object.entries(entries)) {
+    const names = exportedNames(readFileSync(join(pkgDir, file), "utf8"));
+    expect(names.length).toBeGreaterThan(3);
+    for (const name of names)
+      if (!new RegExp(`\\b${alias}\\.${name}\\b`).test(source)) uncovered.push(`${alias}.${name}`);
+  }
+  expect(uncovered).toEqual([]);
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  let output = "";
+  try {
+    execFileSync(process.execPath, [tsc, "-p", program], { cwd: program, encoding: "utf8", stdio: "pipe" });
+  } catch (err) {
+    output = String((err as { stdout?: string }).stdout);
+  }
+  expect(output).toBe("");
+  expect(readFileSync(join(program, "bin", "index.js"), "utf8")).toContain('require("pulumi-secops/client")');
+}, 120_000);
+
+/** The names a declaration file exports (`export { a, type B }`, `export declare function f`, ...). */
+function exportedNames(dts: string): string[] {
+  expect(dts).not.toMatch(/export \* from/);
+  const names = new Set<string>();
+  for (const m of dts.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g))
+    for (const part of m[1].split(",")) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
+      if (name) names.add(name);
+    }
+  for (const m of dts.matchAll(
+    /export\s+(?:declare\s+)?(?:abstract\s+)?(?:function|class|const|let|interface|type|enum)\s+(\w+)/g,
+  ))
+    names.add(m[1]);
+  for (const m of dts.matchAll(/export\s+\*\s+as\s+(\w+)/g)) names.add(m[1]);
+  return [...names];
+}
+
+test("the packed tarball installs, serializes a thin provider and runs through the host by name", async () => {
+  const files: string[] = packed.files.map((f: { path: string }) => f.path);
+  expect(files).toContain("dist/resources/hva-automation-rule.js");
+  expect(files.some((f) => f.startsWith("provider/") || f.startsWith("tests/"))).toBe(false);
 
   writeFileSync(
     join(program, "index.js"),

@@ -1,12 +1,12 @@
 /** Schemas keep unknown keys, accept absent or null optional fields and unknown enum values. */
+import { SecOpsError } from "pulumi-secops";
 import {
-  SecOpsError,
   detectionSchema,
   directoryUserSchema,
   identitySchema,
   parseResponse,
   threatIndicatorPageSchema,
-} from "pulumi-secops";
+} from "pulumi-secops/client/schemas";
 import { detection } from "pulumi-secops/simulator/detections";
 import { directoryUsers } from "pulumi-secops/simulator/seed";
 

@@ -14,28 +14,9 @@ import {
   optStrings,
   optTimestamp,
 } from "./common";
+import { DETECTION_ENUMS } from "../types";
 import { clusterMemberSchema, directoryUserSchema, endpointGroupAssignmentSchema } from "./directory";
 
-/** Known values of the open enumerations (documentation only; unknown values are kept). */
-export const DETECTION_ENUMS = {
-  status: ["NEW"],
-  verdict: ["MALICIOUS"],
-  category: ["OTHER__DIAGNOSTIC"],
-  severity: ["INFORMATIONAL"],
-  fileRisk: ["BENIGN"],
-  helpfulnessRating: ["happy"],
-  containments: ["USER"],
-  operatingSystemCategory: ["Windows"],
-  artifactType: ["MAILBOX_RULE"],
-  artifactOperation: ["CREATE"],
-  containmentType: ["directory_user"],
-  containmentAction: ["contain"],
-  containmentResult: ["success"],
-  verdictStage: ["TRIAGE"],
-  serviceRule: ["CLOUD__INVOCATION"],
-  monitorFallbackPreset: ["ESCALATE"],
-  assetTypes: ["USER"],
-} as const;
 const E = DETECTION_ENUMS;
 
 /** An endpoint (device). */
@@ -290,9 +271,6 @@ export const detectionSchema = z.looseObject({
   customDetection: customDetectionSchema.nullish(),
   externalCustomDetection: externalCustomDetectionSchema.nullish(),
 });
-
-/** A detection as the API returns it. */
-export type Detection = z.output<typeof detectionSchema>;
 
 /** One page of GET /v1/cases/{id}/threat-indicators. */
 export const threatIndicatorPageSchema = z.looseObject({

@@ -11,11 +11,10 @@ import {
   optStrings,
   optTimestamp,
 } from "./common";
+import { EMAIL_DIRECTIONS } from "../types";
 
 /** Known values of a group rule's search type (the spec lists none; open). */
 export const GROUP_RULE_SEARCH_TYPES = [] as const;
-/** Known values of `emailDirection`. */
-export const EMAIL_DIRECTIONS = ["sender", "receiver"] as const;
 
 /** Fields shared by user and endpoint group assignments. */
 export const groupAssignmentShape = {
@@ -82,21 +81,9 @@ export const directoryUserSchema = z.looseObject({
   emailDirection: optEnum(EMAIL_DIRECTIONS),
 });
 
-/** A directory user as the API returns it. */
-export type DirectoryUser = z.output<typeof directoryUserSchema>;
-/** A group assignment of a user. */
-export type UserGroupAssignment = z.output<typeof userGroupAssignmentSchema>;
-/** A license. */
-export type License = z.output<typeof licenseSchema>;
-/** A canonical-cluster member. */
-export type ClusterMember = z.output<typeof clusterMemberSchema>;
-
 /** The three flags PATCH /v1/directory/{id} accepts. Unknown keys are rejected (typos name the field). */
 export const directoryUserUpdateSchema = z.strictObject({
   needsChatOpsWelcome: z.boolean().optional(),
   chatOpsOnboardingUser: z.boolean().optional(),
   credentialsExposed: z.boolean().optional(),
 });
-
-/** The body of a directory-user update. */
-export type DirectoryUserUpdate = z.input<typeof directoryUserUpdateSchema>;

@@ -7,9 +7,6 @@ export const errorBodySchema = z.looseObject({
   statusCode: z.number().int().nullish(),
 });
 
-/** An error response body. */
-export type ErrorBody = z.output<typeof errorBodySchema>;
-
 /** The API's message from a parsed body, or undefined when there is none. */
 export function errorMessage(body: unknown): string | undefined {
   const parsed = errorBodySchema.safeParse(body);

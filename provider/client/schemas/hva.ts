@@ -1,9 +1,7 @@
 /** High-value-asset automation rules. */
 import { z } from "zod";
 import { optBool, optEnum, optString } from "./common";
-
-/** Search fields the spec lists (`name`); others exist but are not shown, so the set is open. */
-export const HVA_SEARCH_FIELDS = ["name"] as const;
+import { HVA_SEARCH_FIELDS } from "../types";
 
 /** An HVA automation rule. `id` is required: a rule cannot be managed without it. */
 export const hvaRuleSchema = z.looseObject({
@@ -13,9 +11,6 @@ export const hvaRuleSchema = z.looseObject({
   searchField: optEnum(HVA_SEARCH_FIELDS),
   search: optString,
 });
-
-/** An HVA automation rule as the API returns it. */
-export type HvaRule = z.output<typeof hvaRuleSchema>;
 
 /** A list of rules (assumed GET /endpoint/hva/automation): a bare array or `{ data: [...] }`. */
 export const hvaRuleListSchema = z.union([
@@ -28,6 +23,3 @@ export const hvaRuleCreateSchema = z.strictObject({
   field: z.string().min(1, "must be a non-empty string"),
   search: z.string().min(1, "must be a non-empty string"),
 });
-
-/** The body of a rule creation. */
-export type HvaRuleCreate = z.input<typeof hvaRuleCreateSchema>;

@@ -1,39 +1,6 @@
 /** Integration counting: the filter a caller sends and the count that comes back. */
 import { z } from "zod";
-
-/** The complete list of health statuses the spec gives. Requests with other values are rejected. */
-export const HEALTH_STATUSES = ["healthy", "unhealthy", "unstable", "unknown"] as const;
-/** The complete list of integration types the spec gives. Requests with other values are rejected. */
-export const INTEGRATION_TYPES = [
-  "collaboration",
-  "endpoint",
-  "identity",
-  "network_vpn",
-  "cloud",
-  "siem",
-  "saas",
-  "attack_simulation",
-  "deception",
-  "enrichment",
-  "email",
-  "firewall",
-  "dns",
-  "custom",
-  "ai",
-] as const;
-/** Sort directions. */
-export const SORT_DIRECTIONS = ["asc", "desc"] as const;
-/** Service-provider scopes: CLIENTS (default for service providers) or SERVICE_PROVIDER (own team). */
-export const SERVICE_PROVIDER_SCOPES = ["CLIENTS", "SERVICE_PROVIDER"] as const;
-
-/** One health status. */
-export type HealthStatus = (typeof HEALTH_STATUSES)[number];
-/** One integration type. */
-export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
-/** A sort direction. */
-export type SortDirection = (typeof SORT_DIRECTIONS)[number];
-/** A service-provider scope. */
-export type ServiceProviderScope = (typeof SERVICE_PROVIDER_SCOPES)[number];
+import { HEALTH_STATUSES, INTEGRATION_TYPES, SERVICE_PROVIDER_SCOPES, SORT_DIRECTIONS } from "../types";
 
 /**
  * The filter of POST /v1/integration/count. Unknown keys are rejected so that a typo names its field
@@ -63,9 +30,6 @@ export const integrationFilterSchema = z.strictObject({
   /** Service-provider callers only: CLIENTS (default) or SERVICE_PROVIDER. */
   serviceProviderScope: z.enum(SERVICE_PROVIDER_SCOPES).optional(),
 });
-
-/** The filter of an integration count. Every field is optional. */
-export type IntegrationFilter = z.input<typeof integrationFilterSchema>;
 
 /** The answer of POST /v1/integration/count. */
 export const integrationCountSchema = z.looseObject({ totalCount: z.number().int().nonnegative() });

@@ -17,8 +17,3 @@ export const timelineCommentSchema = z.looseObject({
   deleted: optBool,
   attachments: optArrayOf(attachmentSchema),
 });
-
-/** A timeline comment as the API returns it. */
-export type TimelineComment = z.output<typeof timelineCommentSchema>;
-/** An attachment as the API returns it. */
-export type Attachment = z.output<typeof attachmentSchema>;

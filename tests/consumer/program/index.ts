@@ -1,0 +1,266 @@
+// A user's program that touches every public export of pulumi-secops, compiled by the consumer test
+// with the tsconfig of `pulumi new typescript` (strict, moduleResolution node, no skipLibCheck, no
+// esModuleInterop). The test fails when an export is missing here, so new exports get covered.
+import * as pulumi from "@pulumi/pulumi";
+import * as secops from "pulumi-secops";
+import * as client from "pulumi-secops/client";
+import * as simulator from "pulumi-secops/simulator";
+import * as testing from "pulumi-secops/testing";
+import * as hvaModule from "pulumi-secops/resources/hva-automation-rule";
+import * as usersModule from "pulumi-secops/resources/directory-user-settings";
+
+const rule = new secops.HvaAutomationRule("dc", {
+  field: "name",
+  search: pulumi.output("dc-*"),
+  enabled: true,
+});
+const ruleArgs: secops.HvaAutomationRuleArgs = { field: "name", search: "srv-*", adoptExisting: false };
+const flag: secops.UserFlag = secops.USER_FLAGS[0];
+const userArgs: secops.DirectoryUserSettingsArgs = { directoryUserId: "du-1", [flag]: false };
+const user = new secops.DirectoryUserSettings("ada", { ...userArgs, restoreOnDelete: true });
+export const ruleId: pulumi.Output<string> = rule.id;
+export const userEmail = user.email;
+
+const opts: secops.FunctionOptions & secops.ConnectionOptions = {
+  apiKey: "k",
+  baseUrl: "https://api.example.test",
+};
+const me: pulumi.Output<secops.Identity> = secops.getIdentityOutput();
+export const role: pulumi.Output<secops.Role | client.Role> = me.role;
+const countResult: Promise<secops.IntegrationCountResult> = secops.getIntegrationCount(
+  { search: "okta" },
+  opts,
+);
+export const count = secops.getIntegrationCountOutput({ healthStatus: ["unhealthy"] }).totalCount;
+const indicatorArgs: secops.GetCaseThreatIndicatorsArgs = { caseId: "case-1", sortDirection: "asc" };
+const indicators: Promise<secops.GetCaseThreatIndicatorsResult> =
+  secops.getCaseThreatIndicators(indicatorArgs);
+const indicatorsOutput = secops.getCaseThreatIndicatorsOutput({ caseId: "case-1" });
+export const firstTitle = indicatorsOutput.indicators.apply((d: secops.Detection[]) => d[0]?.title ?? "");
+void [secops.getIdentity, countResult, indicators, secops.closeSharedClients, secops.resolveSettings];
+const keys: string[] = [secops.CONFIG_KEYS.apiKey, secops.ENV_VARS.baseUrl, secops.VERSION];
+
+// The client and its errors, from the root and from pulumi-secops/client.
+const c: secops.SecOpsClient = new client.SecOpsClient({ apiKey: "k", baseUrl: "https://api.example.test" });
+const clientOptions: secops.SecOpsClientOptions | client.SecOpsClientOptions = {
+  apiKey: "k",
+  baseUrl: "https://x.test",
+  timeoutMs: 1000,
+};
+async function useClient(cl: client.SecOpsClient): Promise<void> {
+  const id: client.Identity = await cl.getIdentity();
+  const extra: unknown = (id as client.WithUnknownKeys<client.Identity>).addedByTheApi;
+  const u: client.DirectoryUser = await cl.updateDirectoryUser("du-1", { credentialsExposed: false });
+  const update: client.DirectoryUserUpdate = { needsChatOpsWelcome: true };
+  const filter: client.IntegrationFilter = { integrationTypes: ["siem"], sortDirection: "desc" };
+  const total: number = await cl.countIntegrations(filter);
+  const file: client.CommentFile = { filename: "a.png", contentType: "image/png", data: new Uint8Array(1) };
+  const edit: client.TimelineCommentEdit = { content: "x", files: [file] };
+  const comment: client.TimelineComment = await cl.editTimelineComment("cmt-1", edit);
+  const attachment: client.Attachment | undefined = comment.attachments?.[0];
+  const create: client.HvaRuleCreate = { field: "name", search: "dc-*" };
+  const r: client.HvaRule = await cl.createHvaRule(create);
+  const sf: client.HvaSearchField | null | undefined = r.searchField;
+  const { data: d }: { data: client.Detection[] } = await cl.listCaseThreatIndicators("case-1");
+  const parts: [
+    client.Endpoint?,
+    client.File?,
+    client.Process?,
+    client.Location?,
+    client.Ip?,
+    client.Domain?,
+    client.Artifact?,
+    client.ChatOpsAction?,
+    client.ContainmentAction?,
+    (client.VerdictSetting | null)?,
+    client.UserAgent?,
+    (client.ProcessTree | null)?,
+    (client.CustomDetection | null)?,
+    (client.ExternalCustomDetection | null)?,
+    client.UserGroupAssignment?,
+    client.EndpointGroupAssignment?,
+    client.License?,
+    client.ClusterMember?,
+  ] = [
+    d[0]?.endpoints?.[0],
+    d[0]?.files?.[0],
+    d[0]?.processes?.[0],
+    d[0]?.locations?.[0],
+    d[0]?.ips?.[0],
+    d[0]?.domains?.[0],
+    d[0]?.artifacts?.[0],
+    d[0]?.chatOpsActions?.[0],
+    d[0]?.containmentActions?.[0],
+    d[0]?.verdictSetting ?? undefined,
+    d[0]?.userAgents?.[0],
+    d[0]?.processTree ?? undefined,
+    d[0]?.customDetection ?? undefined,
+    d[0]?.externalCustomDetection ?? undefined,
+    u.groups?.[0],
+    d[0]?.endpoints?.[0]?.groups?.[0],
+    u.licenses?.[0],
+    u.canonicalClusterMembers?.[0],
+  ];
+  const page: client.ThreatIndicatorPage = { data: d, totalCount: d.length };
+  const body: client.ErrorBody = { message: "m", statusCode: 404 };
+  const counted: client.IntegrationCount = { totalCount: total };
+  const enums: [
+    client.HealthStatus,
+    client.IntegrationType,
+    client.SortDirection,
+    client.ServiceProviderScope,
+  ] = [
+    client.HEALTH_STATUSES[0],
+    client.INTEGRATION_TYPES[0],
+    client.SORT_DIRECTIONS[0],
+    client.SERVICE_PROVIDER_SCOPES[0],
+  ];
+  const open: client.OpenEnum<"a"> = "b";
+  const known = [
+    client.ROLES,
+    client.HVA_SEARCH_FIELDS,
+    client.EMAIL_DIRECTIONS,
+    client.DETECTION_ENUMS.status,
+  ];
+  void [extra, update, attachment, sf, parts, page, body, counted, enums, open, known];
+  await cl.exportCasesCsvToFile("/tmp/cases.csv");
+  (await cl.exportCasesCsv()).destroy();
+  await cl.close();
+}
+function describe(err: unknown): string {
+  if (client.isSecOpsError(err, client.ErrorCodes.NOT_FOUND)) return `gone: ${err.path}`;
+  const code: client.ErrorCode | undefined = err instanceof secops.SecOpsError ? err.code : undefined;
+  const details: client.SecOpsErrorDetails = { method: "GET", path: "/v1/auth/me" };
+  const classes = [
+    client.SecOpsError,
+    client.SecOpsApiError,
+    client.SecOpsNetworkError,
+    client.SecOpsTimeoutError,
+    client.SecOpsAmbiguousError,
+    client.SecOpsResponseError,
+    client.SecOpsInputError,
+    client.SecOpsConfigError,
+    secops.SecOpsApiError,
+    secops.SecOpsNetworkError,
+    secops.SecOpsTimeoutError,
+    secops.SecOpsAmbiguousError,
+    secops.SecOpsResponseError,
+    secops.SecOpsInputError,
+    secops.SecOpsConfigError,
+  ];
+  return `${code ?? "other"} ${details.path} ${classes.length} ${secops.isSecOpsError(err)} ${secops.ErrorCodes.AUTH}`;
+}
+const rootTypes: [
+  secops.Attachment?,
+  secops.ChatOpsAction?,
+  secops.ClusterMember?,
+  secops.CommentFile?,
+  secops.ContainmentAction?,
+  secops.CustomDetection?,
+  secops.DirectoryUser?,
+  secops.DirectoryUserUpdate?,
+  secops.Domain?,
+  secops.Endpoint?,
+  secops.EndpointGroupAssignment?,
+  secops.ErrorBody?,
+  secops.ErrorCode?,
+  secops.ExternalCustomDetection?,
+  secops.File?,
+  secops.HealthStatus?,
+  secops.HvaRule?,
+  secops.HvaRuleCreate?,
+  secops.HvaSearchField?,
+  secops.IntegrationCount?,
+  secops.IntegrationFilter?,
+  secops.IntegrationType?,
+  secops.Ip?,
+  secops.License?,
+  secops.Location?,
+  secops.OpenEnum<"x">?,
+  secops.Process?,
+  secops.ProcessTree?,
+  secops.SecOpsErrorDetails?,
+  secops.ServiceProviderScope?,
+  secops.SortDirection?,
+  secops.ThreatIndicatorPage?,
+  secops.TimelineComment?,
+  secops.TimelineCommentEdit?,
+  secops.UserAgent?,
+  secops.UserGroupAssignment?,
+  secops.VerdictSetting?,
+  secops.WithUnknownKeys<secops.Identity>?,
+  secops.Artifact?,
+] = [];
+const rootValues = [
+  secops.DETECTION_ENUMS,
+  secops.EMAIL_DIRECTIONS,
+  secops.HEALTH_STATUSES,
+  secops.HVA_SEARCH_FIELDS,
+  secops.INTEGRATION_TYPES,
+  secops.ROLES,
+  secops.SERVICE_PROVIDER_SCOPES,
+  secops.SORT_DIRECTIONS,
+  secops.assumptions.routes,
+  client.assumptions.paging,
+];
+
+// The simulator and the offline runner.
+async function offline(): Promise<void> {
+  const simOptions: simulator.SimulatorOptions = {
+    seed: 1,
+    strictSpec: false,
+    faults: "429:0.1@PUT /endpoint",
+  };
+  const sim: simulator.Simulator = await simulator.createSimulator(simOptions);
+  const simKeys: simulator.SimulatorKeys = sim.apiKeys;
+  const control: simulator.SimulatorControl = sim.control;
+  const rules: simulator.FaultRule[] = simulator.parseFaultSpec("503:0.2");
+  const kind: simulator.FaultKind = simulator.FAULT_KINDS[0];
+  const columns: readonly string[] = simulator.CSV_COLUMNS;
+  const programOptions: testing.ProgramOptions = {};
+  const source: testing.ProgramSource = () => undefined;
+  const declared: testing.DeclaredResource[] = await testing.declaredResources(source, programOptions);
+  testing.linkPackage("./program", "./node_modules/pulumi-secops");
+  const runnerOptions: testing.RunnerOptions = {
+    program: source,
+    programDir: ".",
+    statePath: "./state.json",
+    config: { "secops:apiKey": simKeys.admin, "secops:baseUrl": sim.url },
+  };
+  const wrapped: Record<string, string> = testing.secret(simKeys.admin);
+  void wrapped;
+  const runner = new testing.LifecycleRunner(runnerOptions);
+  const steps: testing.Step[] = await runner.up();
+  const ops: testing.Op[] = steps.map((s) => s.op);
+  const state: testing.State = { version: 1, resources: [] };
+  const entry: testing.StateResource | undefined = state.resources[0];
+  const lines: string[] = testing.formatSteps(steps);
+  const urn: string = testing.urnOf("project", "dev", "secops:index:HvaAutomationRule", "dc");
+  const hostType: typeof testing.DynamicProviderHost = testing.DynamicProviderHost;
+  const initFailed: typeof testing.InitFailedError = testing.InitFailedError;
+  void [control, rules, kind, columns, declared, ops, entry, lines, urn, hostType, initFailed];
+  await runner.close();
+  await sim.close();
+}
+
+// The implementation modules the serialized providers load by name (kept for existing state).
+const implementations = [hvaModule.provider, usersModule.provider, hvaModule.hvaAutomationRuleProvider];
+const moduleTypes: [
+  hvaModule.HvaRuleInputs?,
+  hvaModule.HvaRuleOutputs?,
+  usersModule.DirectoryUserSettingsInputs?,
+  usersModule.DirectoryUserSettingsOutputs?,
+] = [];
+void [
+  ruleArgs,
+  keys,
+  c,
+  clientOptions,
+  useClient,
+  describe,
+  rootTypes,
+  rootValues,
+  offline,
+  implementations,
+  moduleTypes,
+];
