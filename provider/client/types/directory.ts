@@ -1,5 +1,4 @@
 /** Directory users and what they carry: group assignments, licenses, canonical-cluster members. */
-import type { Domain } from "./detection-assets";
 
 /** A directory user (identity) as the API returns it. */
 export interface DirectoryUser {
