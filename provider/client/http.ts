@@ -27,6 +27,7 @@ import {
   failedBeforeSend,
   parseRetryAfter,
   sleep,
+  sleepUntil,
 } from "./retry";
 import { unknownRoute } from "./routes";
 import { log } from "./log";
@@ -155,7 +156,8 @@ export class HttpTransport {
         await sleep(backoffMs(attempt, this.settings.backoffBaseMs, this.settings.backoffCapMs));
         continue;
       }
-      log(spec.method, spec.path, String(res.status), attempt, Date.now() - started);
+      const answeredAt = Date.now();
+      log(spec.method, spec.path, String(res.status), attempt, answeredAt - started);
       if (res.status >= 200 && res.status < 300) return res;
       const failure = await this.failure(spec, res);
       // A gateway's 502/504 may come after the upstream applied a non-idempotent write.
@@ -166,8 +168,8 @@ export class HttpTransport {
       if (!retryable || (retryAfter !== undefined && retryAfter > this.settings.maxRetryAfterMs))
         throw failure;
       const jitter = backoffMs(attempt, this.settings.backoffBaseMs, this.settings.backoffCapMs);
-      // Never earlier than Retry-After: wait for the larger of it and the jittered backoff.
-      await sleep(Math.max(retryAfter ?? 0, jitter));
+      // Never earlier than Retry-After, counted from when the answer arrived, by the wall clock.
+      await sleepUntil(answeredAt + Math.max(retryAfter ?? 0, jitter));
     }
   }
 

@@ -63,6 +63,16 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * Resolves once the wall clock has reached `deadline` (epoch ms). A timer alone is not enough: Node
+ * measures timers from the event loop's cached time, which lags the real clock by however long the
+ * current turn has run, so `setTimeout(f, 1000)` can fire a few milliseconds before `Date.now()` has
+ * moved 1000 ms (seen on Node 24 in the fault soak as a retry that arrived before Retry-After).
+ */
+export async function sleepUntil(deadline: number): Promise<void> {
+  for (let left = deadline - Date.now(); left > 0; left = deadline - Date.now()) await sleep(left);
+}
+
 /** A counting semaphore: the concurrency budget shared by every call of one client. */
 export class Budget {
   private active = 0;

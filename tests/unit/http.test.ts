@@ -90,6 +90,26 @@ test("no retry earlier than Retry-After (seconds)", async () => {
   await c.close();
 });
 
+test("no retry earlier than Retry-After when timers fire early (they run on the loop's cached clock)", async () => {
+  // Under load Node's loop time lags the wall clock, so a 1,000 ms timer can fire before Date.now()
+  // has advanced 1,000 ms. Simulate a 40 ms lag: the retry must still wait for the wall clock.
+  const realSetTimeout = global.setTimeout;
+  const early = jest
+    .spyOn(global, "setTimeout")
+    .mockImplementation(((fn: () => void, ms?: number) =>
+      realSetTimeout(fn, ms !== undefined && ms >= 100 ? ms - 40 : ms)) as typeof setTimeout);
+  const c = mk();
+  try {
+    rec.reply({ status: 429, json: {}, headers: { "retry-after": "1" } }, { status: 200, json: rule });
+    await c.setHvaRuleEnabled("r1", true);
+  } finally {
+    early.mockRestore();
+    await c.close();
+  }
+  expect(rec.requests).toHaveLength(2);
+  expect(rec.requests[1].at - rec.requests[0].at).toBeGreaterThanOrEqual(1000);
+});
+
 test("no retry earlier than Retry-After (HTTP date)", async () => {
   const c = mk();
   const when = new Date(Date.now() + 2000).toUTCString(); // second resolution: at least ~1 s away
