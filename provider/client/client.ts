@@ -4,7 +4,8 @@
  * (SECOPS_RESPONSE_INVALID naming the JSON path). Transport concerns live in http.ts.
  */
 import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { rename, rm, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { FormData } from "undici";
@@ -67,19 +68,42 @@ const commentEditSchema = z.strictObject({
     .optional(),
 });
 
+/** Options of {@link SecOpsClient.exportCasesCsv}. */
+export interface CsvExportOptions {
+  /** Overall deadline of the download in milliseconds (default: none; the idle timeout still applies). */
+  deadlineMs?: number;
+}
+/** Options of {@link SecOpsClient.exportCasesCsvToFile}. */
+export interface CsvExportToFileOptions extends CsvExportOptions {
+  /** Called with the bytes written so far after each chunk. */
+  onProgress?: (bytes: number) => void;
+}
+const csvExportOptionsSchema = z.strictObject({
+  deadlineMs: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .positive("must be positive")
+    .optional(),
+});
+
+/** Fails before any request when the folder that would hold `path` does not exist or is not a folder. */
+async function checkFolder(path: string): Promise<void> {
+  const folder = dirname(resolve(path));
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) throw new SecOpsInputError("path", `the folder ${folder} does not exist`);
+}
+
 const indicatorOptionsSchema = z.strictObject({ sortDirection: z.enum(SORT_DIRECTIONS).optional() });
 const booleanSchema = z.boolean({ error: "must be a boolean" });
 
 /** A typed client for the Security Operations Service API. */
 export class SecOpsClient {
-  private readonly http: HttpTransport;
-  private readonly maxRetries: number;
-  private identityCache: Promise<Identity> | undefined;
+  // #private: util.inspect of a client never reaches the pool, its queued requests or their headers.
+  readonly #http: HttpTransport;
+  #identityCache: Promise<Identity> | undefined;
 
   constructor(options: SecOpsClientOptions) {
-    const settings = toSettings(options);
-    this.http = new HttpTransport(settings);
-    this.maxRetries = settings.maxRetries;
+    this.#http = new HttpTransport(toSettings(options));
   }
 
   /** GET /v1/auth/me: the identity and role behind the API key. Refreshes the cached identity. */
@@ -88,17 +112,17 @@ export class SecOpsClient {
       { method: "GET", path: routes.authMe(), idempotent: true },
       identitySchema,
     );
-    this.identityCache = Promise.resolve(identity);
+    this.#identityCache = Promise.resolve(identity);
     return identity;
   }
 
   /** The identity, looked up once per client and cached (a failed lookup is not cached). */
   identity(): Promise<Identity> {
-    this.identityCache ??= this.getIdentity().catch((err: unknown) => {
-      this.identityCache = undefined;
+    this.#identityCache ??= this.getIdentity().catch((err: unknown) => {
+      this.#identityCache = undefined;
       throw err;
     });
-    return this.identityCache;
+    return this.#identityCache;
   }
 
   /** GET /v1/directory/{id} (assumed route): one directory user. */
@@ -198,7 +222,7 @@ export class SecOpsClient {
   /** DELETE /endpoint/hva/automation/{id} (assumed route). A missing rule fails with SECOPS_NOT_FOUND. */
   async deleteHvaRule(id: string): Promise<void> {
     const path = routes.hvaRule(parseInput(idSchema, id, "id"));
-    await this.http.json({ method: "DELETE", path, idempotent: true, ignoreBody: true });
+    await this.#http.json({ method: "DELETE", path, idempotent: true, ignoreBody: true }, () => undefined);
   }
 
   /**
@@ -246,19 +270,32 @@ export class SecOpsClient {
     });
   }
 
-  /** POST /v1/cases/export/csv as a stream. Consume or destroy it: it holds a connection until then. */
-  async exportCasesCsv(): Promise<Readable> {
-    return this.http.stream({ method: "POST", path: routes.casesExportCsv(), idempotent: true });
+  /**
+   * POST /v1/cases/export/csv as a stream, never buffered. Destroying it (even unread) releases the
+   * connection slot without an error. `deadlineMs` bounds the whole download (the idle timeout,
+   * `timeoutMs`, only bounds the gaps between chunks).
+   */
+  async exportCasesCsv(options: CsvExportOptions = {}): Promise<Readable> {
+    const { deadlineMs } = parseInput(csvExportOptionsSchema, options, "options");
+    return this.#http.stream({ method: "POST", path: routes.casesExportCsv(), idempotent: true }, deadlineMs);
   }
 
   /**
    * Streams the CSV export to `path`. Written to `<path>.partial` and renamed when complete, so a
-   * failed export never leaves a truncated file behind under the requested name. `onProgress`
-   * gets the bytes written so far after each chunk.
+   * failed export never leaves a truncated file behind under the requested name. The target folder is
+   * checked before anything is sent. `onProgress` gets the bytes written so far after each chunk.
    */
-  async exportCasesCsvToFile(path: string, onProgress?: (bytes: number) => void): Promise<{ bytes: number }> {
+  async exportCasesCsvToFile(
+    path: string,
+    options: CsvExportToFileOptions | ((bytes: number) => void) = {},
+  ): Promise<{ bytes: number }> {
     parseInput(idSchema, path, "path");
-    const source = await this.exportCasesCsv();
+    // A bare function is the progress callback (the 0.1 signature).
+    const { onProgress, ...rest } = typeof options === "function" ? { onProgress: options } : options;
+    if (onProgress !== undefined && typeof onProgress !== "function")
+      throw new SecOpsInputError("options.onProgress", "must be a function");
+    await checkFolder(path);
+    const source = await this.exportCasesCsv(rest);
     const partial = `${path}.partial`;
     let bytes = 0;
     const count = new Transform({
@@ -278,11 +315,7 @@ export class SecOpsClient {
       throw new SecOpsError(
         ErrorCodes.NETWORK,
         `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`,
-        {
-          method: "POST",
-          path: routes.casesExportCsv(),
-          cause: err,
-        },
+        { method: "POST", path: routes.casesExportCsv(), cause: err },
       );
     }
     return { bytes };
@@ -290,26 +323,11 @@ export class SecOpsClient {
 
   /** Closes the client's connection pool (not an injected dispatcher). */
   async close(): Promise<void> {
-    await this.http.close();
+    await this.#http.close();
   }
 
-  /**
-   * Sends a request and validates its answer. An idempotent request whose 2xx body is unusable
-   * (not JSON, empty, wrongly shaped: a failure after sending) is sent again, up to maxRetries.
-   */
-  private async request<T extends z.ZodType>(spec: RequestSpec, schema: T): Promise<z.output<T>> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const { body } = await this.http.json(spec);
-        return parseResponse(schema, body, spec.method, spec.path);
-      } catch (err) {
-        if (
-          !spec.idempotent ||
-          attempt >= this.maxRetries ||
-          !isSecOpsError(err, ErrorCodes.RESPONSE_INVALID)
-        )
-          throw err;
-      }
-    }
+  /** Sends a request and validates its answer (re-sent by the transport's one retry loop when unusable). */
+  private request<T extends z.ZodType>(spec: RequestSpec, schema: T): Promise<z.output<T>> {
+    return this.#http.json(spec, (body) => parseResponse(schema, body, spec.method, spec.path));
   }
 }

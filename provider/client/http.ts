@@ -1,27 +1,28 @@
 /**
- * The undici transport: keep-alive connections in a bounded pool, a per-request timeout, a
- * concurrency budget shared by every call of one client, retries with backoff that honour
- * Retry-After, and redaction. Nothing here knows the API's operations (see client.ts).
+ * The undici transport: keep-alive connections in a bounded pool, a per-attempt timeout that covers
+ * waiting for a slot, a concurrency budget shared by every call of one client, one retry loop with
+ * backoff that honours Retry-After, and redaction. Nothing here knows the API's operations.
  */
 import { randomUUID } from "node:crypto";
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { Agent, type Dispatcher, type FormData } from "undici";
 import { VERSION } from "../version";
+import { TooLargeError, apiErrorBody, checkDeclaredLength, parseJson, readCapped } from "./body";
 import {
   ErrorCodes,
   SecOpsAmbiguousError,
   SecOpsError,
   SecOpsNetworkError,
-  SecOpsResponseError,
   SecOpsTimeoutError,
   apiError,
   redact,
 } from "./errors";
-import { errorMessage } from "./schemas/errorBody";
+import { logger, type Log } from "./log";
 import {
   Budget,
   GATEWAY_STATUSES,
   RETRYABLE_STATUSES,
+  SlotTimeout,
   backoffMs,
   errorCodeOf,
   failedBeforeSend,
@@ -30,7 +31,6 @@ import {
   sleepUntil,
 } from "./retry";
 import { unknownRoute } from "./routes";
-import { log } from "./log";
 
 /** HTTP methods the API uses. */
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -67,81 +67,103 @@ export interface RequestSpec {
   ignoreBody?: boolean;
 }
 
+/** Turns a 2xx JSON body (undefined when empty) into the caller's value; throws when it does not fit. */
+export type BodyParser<T> = (body: unknown) => T;
+
 interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData["body"];
-  release: () => void;
-  clearTimer: () => void;
+  /** Gives back the slot and stops the attempt's timer (idempotent). */
+  done: () => void;
 }
 
 /** The transport. One per client; `close()` releases the pool it owns. */
 export class HttpTransport {
-  // The key lives in a #private field: util.inspect, console.log and JSON.stringify never show it.
+  // Everything that could reach the key (the key itself, the pool and its queued requests' headers)
+  // lives in #private fields: util.inspect, console.log and JSON.stringify never show them.
   readonly #apiKey: string;
-  private readonly settings: Omit<HttpSettings, "apiKey">;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
-  private readonly budget: Budget;
-  private readonly userAgent: string;
+  readonly #settings: Omit<HttpSettings, "apiKey" | "dispatcher">;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #budget: Budget;
+  readonly #userAgent: string;
+  readonly #log: Log | undefined;
 
   constructor(settings: HttpSettings) {
-    const { apiKey, ...rest } = settings;
+    const { apiKey, dispatcher, ...rest } = settings;
     this.#apiKey = apiKey;
-    this.settings = rest;
-    this.ownsDispatcher = settings.dispatcher === undefined;
+    this.#settings = rest;
+    this.#ownsDispatcher = dispatcher === undefined;
     // Keep-alive with at most maxConcurrency sockets per origin: 1,000 concurrent creates reuse them.
-    this.dispatcher =
-      settings.dispatcher ??
+    this.#dispatcher =
+      dispatcher ??
       new Agent({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
-    this.budget = new Budget(settings.maxConcurrency);
-    this.userAgent = `pulumi-secops/${VERSION}${settings.userAgent ? ` ${settings.userAgent}` : ""}`;
-  }
-
-  /** Sends a request and returns its parsed JSON body (undefined for an empty 2xx body). */
-  async json(spec: RequestSpec): Promise<{ status: number; body: unknown }> {
-    const res = await this.send(spec);
-    try {
-      const text = await readCapped(res.body, this.settings.maxResponseBytes, spec).catch((err: unknown) => {
-        throw this.transportError(spec, err);
-      });
-      if (spec.ignoreBody || text.trim() === "") return { status: res.status, body: undefined };
-      try {
-        return { status: res.status, body: JSON.parse(text) };
-      } catch (cause) {
-        const kind = String(res.headers["content-type"] ?? "no content type");
-        throw new SecOpsResponseError(
-          ErrorCodes.RESPONSE_INVALID,
-          `${spec.method} ${spec.path}: response is not JSON (${kind})`,
-          { method: spec.method, path: spec.path, status: res.status, cause },
-        );
-      }
-    } finally {
-      res.clearTimer();
-      res.release();
-    }
+    this.#budget = new Budget(settings.maxConcurrency);
+    this.#userAgent = `pulumi-secops/${VERSION}${settings.userAgent ? ` ${settings.userAgent}` : ""}`;
+    this.#log = logger();
   }
 
   /**
-   * Sends a request and returns the response body as a stream, never buffered. The concurrency slot is
-   * held until the stream ends or is destroyed; an idle stream fails after `timeoutMs` without data.
+   * Sends a request and returns its parsed, validated body. One loop re-sends on a retryable status,
+   * a transport failure, or an unusable 2xx body (idempotent requests only), within one attempt
+   * budget: a call never sends more than maxRetries + 1 requests.
    */
-  async stream(spec: RequestSpec): Promise<Readable> {
-    const res = await this.send(spec);
-    res.clearTimer();
-    const body = res.body as unknown as Readable;
-    body.once("close", res.release);
-    return body;
+  json<T>(spec: RequestSpec, parse: BodyParser<T>): Promise<T> {
+    return this.call(spec, async (res) => {
+      try {
+        checkDeclaredLength(res.headers, this.#settings.maxResponseBytes, spec);
+        const text = await readCapped(res.body, this.#settings.maxResponseBytes, spec);
+        if (spec.ignoreBody || text.trim() === "") return parse(undefined);
+        return parse(parseJson(text, res.headers["content-type"], res.status, spec));
+      } finally {
+        res.done();
+      }
+    });
+  }
+
+  /**
+   * Sends a request and returns the response body as a stream, never buffered. The slot is held until
+   * the stream ends, fails or is destroyed (destroying it unread is fine: no error is emitted). Body
+   * failures arrive as SecOpsError. An idle stream fails after `timeoutMs` without data; `deadlineMs`,
+   * when given, bounds the whole call (a slow trickle cannot run forever).
+   */
+  stream(spec: RequestSpec, deadlineMs?: number): Promise<Readable> {
+    const started = Date.now();
+    return this.call(spec, async (res) => {
+      const body = res.body as unknown as Readable;
+      const out = new PassThrough();
+      const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
+      const deadline =
+        left === undefined
+          ? undefined
+          : setTimeout(() => {
+              const what = `${spec.method} ${spec.path}: the download did not finish within ${deadlineMs} ms`;
+              out.destroy(
+                new SecOpsTimeoutError(ErrorCodes.TIMEOUT, what, { method: spec.method, path: spec.path }),
+              );
+            }, left);
+      body.on("error", (err) => out.destroy(this.transportError(spec, err)));
+      out.once("close", () => {
+        clearTimeout(deadline);
+        body.destroy();
+        res.done();
+      });
+      body.pipe(out);
+      return out;
+    });
   }
 
   /** Closes the connection pool if this transport created it. */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  /** Runs attempts until one answers 2xx, a failure is final, or the retries are spent. */
-  private async send(spec: RequestSpec): Promise<Attempt> {
-    const attempts = this.settings.maxRetries + 1;
+  /** The one retry loop: attempts until `onSuccess` returns, a failure is final, or the budget is spent. */
+  private async call<T>(spec: RequestSpec, onSuccess: (res: Attempt) => Promise<T>): Promise<T> {
+    const attempts = this.#settings.maxRetries + 1;
+    const backoff = (attempt: number) =>
+      backoffMs(attempt, this.#settings.backoffBaseMs, this.#settings.backoffCapMs);
     // One id for every attempt of this call, so the server (and support) can tie retries together.
     const requestId = randomUUID();
     for (let attempt = 1; ; attempt++) {
@@ -150,39 +172,54 @@ export class HttpTransport {
       try {
         res = await this.attempt(spec, requestId);
       } catch (err) {
-        const mayRetry = attempt < attempts && (spec.idempotent || failedBeforeSend(err));
-        log(spec.method, spec.path, errName(err), attempt, Date.now() - started);
-        if (!mayRetry) throw this.transportError(spec, err);
-        await sleep(backoffMs(attempt, this.settings.backoffBaseMs, this.settings.backoffCapMs));
+        this.#log?.(spec.method, spec.path, errName(err), attempt, Date.now() - started);
+        if (err instanceof SlotTimeout) throw this.transportError(spec, err);
+        if (attempt >= attempts || !(spec.idempotent || failedBeforeSend(err)))
+          throw this.transportError(spec, err);
+        await sleep(backoff(attempt));
         continue;
       }
       const answeredAt = Date.now();
-      log(spec.method, spec.path, String(res.status), attempt, answeredAt - started);
-      if (res.status >= 200 && res.status < 300) return res;
+      this.#log?.(spec.method, spec.path, String(res.status), attempt, answeredAt - started);
+      if (res.status >= 200 && res.status < 300) {
+        try {
+          return await onSuccess(res);
+        } catch (err) {
+          // A failure after a 2xx arrived: the body broke off, is not JSON, or does not fit.
+          const failure = this.transportError(spec, err);
+          if (err instanceof TooLargeError || !spec.idempotent || attempt >= attempts) throw failure;
+          await sleep(backoff(attempt));
+          continue;
+        }
+      }
       const failure = await this.failure(spec, res);
       // A gateway's 502/504 may come after the upstream applied a non-idempotent write.
       if (!spec.idempotent && GATEWAY_STATUSES.has(res.status))
         throw this.ambiguous(spec, failure.message, failure);
       const retryAfter = parseRetryAfter(res.headers["retry-after"]);
       const retryable = RETRYABLE_STATUSES.has(res.status) && attempt < attempts;
-      if (!retryable || (retryAfter !== undefined && retryAfter > this.settings.maxRetryAfterMs))
+      if (!retryable || (retryAfter !== undefined && retryAfter > this.#settings.maxRetryAfterMs))
         throw failure;
-      const jitter = backoffMs(attempt, this.settings.backoffBaseMs, this.settings.backoffCapMs);
       // Never earlier than Retry-After, counted from when the answer arrived, by the wall clock.
-      await sleepUntil(answeredAt + Math.max(retryAfter ?? 0, jitter));
+      await sleepUntil(answeredAt + Math.max(retryAfter ?? 0, backoff(attempt)));
     }
   }
 
-  /** One attempt: takes a budget slot, sends, and waits for the status line and headers. */
+  /** One attempt: waits for a slot and the answer's headers, all within timeoutMs. */
   private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
-    const release = await this.budget.acquire();
+    const started = Date.now();
+    const release = await this.#budget.acquire(this.#settings.timeoutMs);
+    const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new TimeoutSignal()), this.settings.timeoutMs);
-    const clearTimer = () => clearTimeout(timer);
+    const timer = setTimeout(() => abort.abort(new TimeoutSignal()), left);
+    const done = () => {
+      clearTimeout(timer);
+      release();
+    };
     try {
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
-        "user-agent": this.userAgent,
+        "user-agent": this.#userAgent,
         accept: "application/json",
         "x-request-id": requestId,
       };
@@ -193,48 +230,53 @@ export class HttpTransport {
       } else if (spec.form) {
         body = spec.form();
       }
-      const res = await this.dispatcher.request({
-        origin: this.settings.origin,
-        path: this.settings.basePath + spec.path + queryString(spec.query),
+      const res = await this.#dispatcher.request({
+        origin: this.#settings.origin,
+        path: this.#settings.basePath + spec.path + queryString(spec.query),
         method: spec.method,
         headers,
         body,
         signal: abort.signal,
-        headersTimeout: this.settings.timeoutMs,
-        bodyTimeout: this.settings.timeoutMs,
+        headersTimeout: left,
+        bodyTimeout: this.#settings.timeoutMs,
       });
-      return { status: res.statusCode, headers: res.headers, body: res.body, release, clearTimer };
+      return { status: res.statusCode, headers: res.headers, body: res.body, done };
     } catch (err) {
-      clearTimer();
-      release();
+      done();
       throw err;
     }
   }
 
   /** Reads a failed response's body (small, lenient) into the error the caller sees. */
   private async failure(spec: RequestSpec, res: Attempt): Promise<SecOpsError> {
-    let apiMessage: string | undefined;
+    let text = "";
     try {
-      const text = await readCapped(res.body, 64 * 1024, spec).catch(() => "");
-      try {
-        apiMessage = errorMessage(JSON.parse(text));
-      } catch {
-        apiMessage = undefined;
-      }
+      text = await readCapped(res.body, 64 * 1024, spec).catch(() => "");
     } finally {
-      res.clearTimer();
-      res.release();
+      res.done();
     }
+    const body = apiErrorBody(text);
     const retryAfter = parseRetryAfter(res.headers["retry-after"]);
     const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
-    if ((res.status === 404 || res.status === 405) && unknownRoute(apiMessage)) {
+    const details = { status: res.status, method: spec.method, path: spec.path, apiMessage: body?.message };
+    if ((res.status === 404 || res.status === 405) && unknownRoute(body?.message)) {
       return new SecOpsError(
         ErrorCodes.UNSUPPORTED,
-        `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see the README's assumptions table): ${apiMessage}`,
-        { status: res.status, method: spec.method, path: spec.path, apiMessage },
+        `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see the README's assumptions table): ${body?.message}`,
+        details,
       );
     }
-    return apiError(spec.method, spec.path, res.status, apiMessage, seconds);
+    // Only the API's own JSON error body means "no such object"; a gateway's or proxy's 404 (HTML,
+    // empty, another JSON shape) proves nothing, and treating it as "gone" would drop live objects.
+    if (res.status === 404 && body?.statusCode !== 404) {
+      const kind = String(res.headers["content-type"] ?? "no content type");
+      return new SecOpsError(
+        ErrorCodes.UNEXPECTED_STATUS,
+        `${spec.method} ${spec.path} failed (404) without the API's JSON error body (${kind}): a gateway or proxy may have answered, so nothing is concluded about the object`,
+        details,
+      );
+    }
+    return apiError(spec.method, spec.path, res.status, body?.message, seconds);
   }
 
   /** A write that may or may not have been applied: the caller must reconcile, never blindly re-send. */
@@ -253,8 +295,17 @@ export class HttpTransport {
   /** Maps a thrown transport failure to the error the caller sees. */
   private transportError(spec: RequestSpec, err: unknown): SecOpsError {
     if (err instanceof SecOpsError) return err;
+    if (err instanceof SlotTimeout)
+      return new SecOpsTimeoutError(
+        ErrorCodes.TIMEOUT,
+        `${spec.method} ${spec.path}: ${err.message} (not sent)`,
+        {
+          method: spec.method,
+          path: spec.path,
+        },
+      );
     const timedOut = isTimeout(err);
-    const what = timedOut ? `timed out after ${this.settings.timeoutMs} ms` : redact(describe(err));
+    const what = timedOut ? `timed out after ${this.#settings.timeoutMs} ms` : redact(describe(err));
     const details = { method: spec.method, path: spec.path, cause: err };
     if (!spec.idempotent && !failedBeforeSend(err))
       return this.ambiguous(spec, `${spec.method} ${spec.path}: ${what}`, err);
@@ -290,7 +341,11 @@ function describe(err: unknown): string {
 }
 
 function errName(err: unknown): string {
-  return isTimeout(err) ? "timeout" : (errorCodeOf(err) ?? "network error");
+  return err instanceof SlotTimeout
+    ? "slot timeout"
+    : isTimeout(err)
+      ? "timeout"
+      : (errorCodeOf(err) ?? "network error");
 }
 
 function queryString(query: RequestSpec["query"]): string {
@@ -299,27 +354,4 @@ function queryString(query: RequestSpec["query"]): string {
   for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
   const s = params.toString();
   return s ? `?${s}` : "";
-}
-
-/** Reads a body as UTF-8 text, refusing more than `cap` bytes (by Content-Length or as it streams). */
-async function readCapped(
-  body: Dispatcher.ResponseData["body"],
-  cap: number,
-  spec: RequestSpec,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > cap) {
-      body.destroy();
-      throw new SecOpsResponseError(
-        ErrorCodes.RESPONSE_INVALID,
-        `${spec.method} ${spec.path}: response body exceeds the ${cap}-byte limit`,
-        { method: spec.method, path: spec.path },
-      );
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size).toString("utf8");
 }

@@ -73,6 +73,14 @@ export async function sleepUntil(deadline: number): Promise<void> {
   for (let left = deadline - Date.now(); left > 0; left = deadline - Date.now()) await sleep(left);
 }
 
+/** Thrown when no concurrency slot freed up in time: nothing was sent. */
+export class SlotTimeout extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`no connection slot became free within ${waitedMs} ms`);
+    this.name = "SlotTimeout";
+  }
+}
+
 /** A counting semaphore: the concurrency budget shared by every call of one client. */
 export class Budget {
   private active = 0;
@@ -80,10 +88,13 @@ export class Budget {
 
   constructor(readonly limit: number) {}
 
-  /** Waits for a slot; the returned function gives it back (idempotent). */
-  async acquire(): Promise<() => void> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
+  /**
+   * Waits for a slot, at most `timeoutMs` (then rejects with {@link SlotTimeout}); the returned
+   * function gives the slot back (idempotent).
+   */
+  async acquire(timeoutMs = Infinity): Promise<() => void> {
+    if (this.active < this.limit) this.active++;
+    else await this.wait(timeoutMs);
     let released = false;
     return () => {
       if (released) return;
@@ -92,5 +103,22 @@ export class Budget {
       if (next) next();
       else this.active--;
     };
+  }
+
+  private wait(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            const at = this.waiting.indexOf(wake);
+            if (at >= 0) this.waiting.splice(at, 1);
+            reject(new SlotTimeout(timeoutMs));
+          }, timeoutMs)
+        : undefined;
+      this.waiting.push(wake);
+    });
   }
 }

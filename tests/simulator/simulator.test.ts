@@ -291,13 +291,14 @@ test("exportCasesCsvToFile: complete file on success; nothing left behind on fai
     await expect(c.exportCasesCsvToFile(join(dir, "bad.csv"))).rejects.toMatchObject({
       code: "SECOPS_SERVER",
     });
-    await expect(c.exportCasesCsvToFile(join(dir, "missing-dir", "x.csv"))).rejects.toMatchObject({
-      code: "SECOPS_SERVER",
-    });
     await sim.control.clearFaults();
+    await sim.control.resetStats();
+    // The target folder is checked before anything is sent.
     await expect(c.exportCasesCsvToFile(join(dir, "missing-dir", "x.csv"))).rejects.toMatchObject({
-      code: "ENOENT",
+      code: "SECOPS_INVALID_INPUT",
+      message: `path: the folder ${join(dir, "missing-dir")} does not exist`,
     });
+    expect((await sim.control.stats()).requests).toEqual({});
     expect(readdirSync(dir)).toEqual(["ok.csv"]);
   } finally {
     await c.close();

@@ -160,12 +160,12 @@ test("a PUT that failed before connecting is retried (nothing was sent)", async 
   await new Promise<void>((d) => srv.listen(0, "127.0.0.1", d));
   const port = (srv.address() as AddressInfo).port;
   await new Promise((d) => srv.close(d));
+  process.env.SECOPS_LOG = "debug"; // read when the client is made
   const c = new SecOpsClient({ apiKey: KEY, baseUrl: `http://127.0.0.1:${port}`, maxRetries: 2, ...fast });
   const lines: string[] = [];
   const spy = jest
     .spyOn(process.stderr, "write")
     .mockImplementation((chunk) => (lines.push(String(chunk)), true));
-  process.env.SECOPS_LOG = "debug";
   const e = await failure(c.createHvaRule({ field: "name", search: "x" })).finally(() => {
     delete process.env.SECOPS_LOG;
     spy.mockRestore();
@@ -224,7 +224,9 @@ test("a JSON body over the size cap is refused", async () => {
   rec.reply({ status: 200, json: { id: "r1", search: "x".repeat(5000) } });
   const e = await failure(c.getHvaRule("r1"));
   expect(e.code).toBe("SECOPS_RESPONSE_INVALID");
-  expect(e.message).toBe("GET /endpoint/hva/automation/r1: response body exceeds the 2048-byte limit");
+  expect(e.message).toBe(
+    "GET /endpoint/hva/automation/r1: response body exceeds the 2048-byte limit (not read, not retried)",
+  );
   await c.close();
 });
 
