@@ -88,4 +88,4 @@ export {
   type GetCaseThreatIndicatorsArgs,
   type GetCaseThreatIndicatorsResult,
 } from "./functions/get-case-threat-indicators";
-export type { FunctionOptions } from "./functions/common";
+export type { FunctionOptions, InputFields } from "./functions/common";

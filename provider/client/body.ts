@@ -15,12 +15,14 @@ export interface BodySource {
 export class TooLargeError extends SecOpsResponseError {}
 
 function tooLarge(src: BodySource, cap: number, declared?: number): TooLargeError {
-  const what = declared === undefined ? "exceeds" : `declares ${declared} bytes, over`;
-  return new TooLargeError(
-    ErrorCodes.RESPONSE_INVALID,
-    `${src.method} ${src.path}: response body ${what} the ${cap}-byte limit (not read, not retried)`,
-    { method: src.method, path: src.path },
-  );
+  const what =
+    declared === undefined
+      ? `exceeds the ${cap}-byte limit (not retried)`
+      : `declares ${declared} bytes, over the ${cap}-byte limit (refused before reading; not retried)`;
+  return new TooLargeError(ErrorCodes.RESPONSE_INVALID, `${src.method} ${src.path}: response body ${what}`, {
+    method: src.method,
+    path: src.path,
+  });
 }
 
 /** Refuses a body whose Content-Length is over `cap` before reading it. */
@@ -54,19 +56,22 @@ export async function readCapped(
 }
 
 /**
- * Parses JSON. A body that is not JSON fails with SECOPS_RESPONSE_INVALID naming the content type and
- * the position only: the parser's own message quotes the body, which may echo a secret.
+ * Parses JSON. A body that is not JSON fails with SECOPS_RESPONSE_INVALID naming the content type
+ * only, with no cause: the parser's own message quotes the body, which may echo a secret.
  */
 export function parseJson(text: string, contentType: unknown, status: number, src: BodySource): unknown {
   try {
     return JSON.parse(text);
-  } catch (err) {
-    const at = /position (\d+)/.exec(String((err as Error).message))?.[1];
+  } catch {
     const kind = String(contentType ?? "no content type");
     throw new SecOpsResponseError(
       ErrorCodes.RESPONSE_INVALID,
-      `${src.method} ${src.path}: response is not JSON (${kind})${at === undefined ? "" : ` at position ${at}`}`,
-      { method: src.method, path: src.path, status },
+      `${src.method} ${src.path}: response is not JSON (${kind})`,
+      {
+        method: src.method,
+        path: src.path,
+        status,
+      },
     );
   }
 }

@@ -34,10 +34,10 @@ const secrets = new Set<string>();
 
 /**
  * Registers a secret (an API key) so that {@link redact} removes it from any text that reaches an
- * error or a log line. Secrets shorter than 4 characters are ignored: replacing them would mangle text.
+ * error or a log line. (Clients refuse keys shorter than 8 characters, so every key is registered.)
  */
 export function registerSecret(secret: string): void {
-  if (secret.length >= 4) secrets.add(secret);
+  if (secret !== "") secrets.add(secret);
 }
 
 /** Replaces every registered secret in `text` with `[REDACTED]`. */

@@ -74,6 +74,8 @@ interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData["body"];
+  /** Stops the attempt's overall timer (a stream keeps only the idle timeout). */
+  clearTimer: () => void;
   /** Gives back the slot and stops the attempt's timer (idempotent). */
   done: () => void;
 }
@@ -89,6 +91,7 @@ export class HttpTransport {
   readonly #budget: Budget;
   readonly #userAgent: string;
   readonly #log: Log | undefined;
+  #closed = false;
 
   constructor(settings: HttpSettings) {
     const { apiKey, dispatcher, ...rest } = settings;
@@ -131,6 +134,7 @@ export class HttpTransport {
   stream(spec: RequestSpec, deadlineMs?: number): Promise<Readable> {
     const started = Date.now();
     return this.call(spec, async (res) => {
+      res.clearTimer();
       const body = res.body as unknown as Readable;
       const out = new PassThrough();
       const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
@@ -154,9 +158,11 @@ export class HttpTransport {
     });
   }
 
-  /** Closes the connection pool if this transport created it. */
+  /** Closes the connection pool if this transport created it. A second call resolves too. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (!this.#ownsDispatcher || this.#closed) return;
+    this.#closed = true;
+    await this.#dispatcher.close();
   }
 
   /** The one retry loop: attempts until `onSuccess` returns, a failure is final, or the budget is spent. */
@@ -240,7 +246,13 @@ export class HttpTransport {
         headersTimeout: left,
         bodyTimeout: this.#settings.timeoutMs,
       });
-      return { status: res.statusCode, headers: res.headers, body: res.body, done };
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: res.body,
+        clearTimer: () => clearTimeout(timer),
+        done,
+      };
     } catch (err) {
       done();
       throw err;

@@ -35,6 +35,63 @@ function isLoopback(hostname: string): boolean {
   return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
+/** Every option name, for the unknown-option check. */
+const KNOWN_OPTIONS = [
+  "apiKey",
+  "baseUrl",
+  "timeoutMs",
+  "maxRetries",
+  "maxConcurrency",
+  "dispatcher",
+  "userAgent",
+  "maxResponseBytes",
+  "maxRetryAfterMs",
+  "retryBaseDelayMs",
+  "retryMaxDelayMs",
+] as const;
+
+/** Header values: no control characters (NUL, CR, LF, DEL, ...), nothing beyond Latin-1. */
+const HEADER_SAFE = /^[\x20-\x7e\x80-\xff]*$/;
+/** Shortest key accepted: shorter ones could not be redacted from text without mangling it. */
+const MIN_KEY_LENGTH = 8;
+
+function rejectUnknown(options: object): void {
+  for (const key of Object.keys(options)) {
+    if ((KNOWN_OPTIONS as readonly string[]).includes(key)) continue;
+    const near = closest(key, KNOWN_OPTIONS);
+    throw new SecOpsConfigError(
+      `${key} is not an option of SecOpsClient${near ? `; did you mean ${near}?` : ""}`,
+      key,
+    );
+  }
+}
+
+/** The known name closest to `name` (edit distance at most 3 or a shared prefix), if any. */
+export function closest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const k of known) {
+    const d = distance(name.toLowerCase(), k.toLowerCase());
+    const score = k.toLowerCase().startsWith(name.toLowerCase()) ? Math.min(d, 1) : d;
+    if (score < bestScore) [best, bestScore] = [k, score];
+  }
+  return bestScore <= Math.max(3, Math.floor(name.length / 3)) ? best : undefined;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
+
 function int(value: number | undefined, fallback: number, name: string, min: number, max: number): number {
   const v = value ?? fallback;
   if (!Number.isInteger(v) || v < min || v > max) {
@@ -47,18 +104,35 @@ function int(value: number | undefined, fallback: number, name: string, min: num
 export function toSettings(options: SecOpsClientOptions): HttpSettings {
   if (options === null || typeof options !== "object")
     throw new SecOpsConfigError("options must be an object");
-  const { apiKey, baseUrl } = options;
+  rejectUnknown(options);
+  const { apiKey, baseUrl, userAgent } = options;
   if (typeof apiKey !== "string" || apiKey.trim() === "") {
     throw new SecOpsConfigError("apiKey must be a non-empty string", "apiKey");
   }
   if (/\s/.test(apiKey)) throw new SecOpsConfigError("apiKey must not contain whitespace", "apiKey");
+  if (!HEADER_SAFE.test(apiKey))
+    throw new SecOpsConfigError(
+      "apiKey contains characters a header cannot carry (control characters or beyond Latin-1)",
+      "apiKey",
+    );
+  if (apiKey.length < MIN_KEY_LENGTH)
+    throw new SecOpsConfigError(
+      `apiKey is too short to be an API key (at least ${MIN_KEY_LENGTH} characters)`,
+      "apiKey",
+    );
   registerSecret(apiKey);
+  if (userAgent !== undefined && (typeof userAgent !== "string" || !HEADER_SAFE.test(userAgent)))
+    throw new SecOpsConfigError(
+      "userAgent must be a string without control characters or line breaks",
+      "userAgent",
+    );
   if (typeof baseUrl !== "string") throw new SecOpsConfigError("baseUrl must be a URL string", "baseUrl");
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new SecOpsConfigError(`baseUrl is not a valid URL: ${baseUrl}`, "baseUrl");
+    // Not echoed: a malformed URL may still carry credentials.
+    throw new SecOpsConfigError("baseUrl is not a valid URL", "baseUrl");
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
     throw new SecOpsConfigError(

@@ -4,13 +4,38 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
+import { SecOpsInputError } from "../client/errors";
+import { closest } from "../client/options";
 import { clientFor, resolveSettings, type ConnectionOptions } from "../config";
+
+/** Each field of `T` may be a `pulumi.Input` (an Output, a promise or a plain value). */
+export type InputFields<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 /** Options every function takes: explicit connection settings (else stack config, else env). */
 export type FunctionOptions = ConnectionOptions;
 
+/**
+ * Explicit options are checked, never ignored: a wrong type, an empty string or an unknown name fails
+ * with SECOPS_INVALID_INPUT instead of silently falling back to another key.
+ */
+export function checkFunctionOptions(opts: unknown): FunctionOptions {
+  if (opts === undefined) return {};
+  if (opts === null || typeof opts !== "object" || Array.isArray(opts))
+    throw new SecOpsInputError("opts", "must be an object with apiKey and/or baseUrl");
+  for (const [key, value] of Object.entries(opts)) {
+    if (key !== "apiKey" && key !== "baseUrl") {
+      const near = closest(key, ["apiKey", "baseUrl"]);
+      throw new SecOpsInputError(`opts.${key}`, `is not an option${near ? `; did you mean ${near}?` : ""}`);
+    }
+    if (value !== undefined && (typeof value !== "string" || value.trim() === ""))
+      throw new SecOpsInputError(`opts.${key}`, "must be a non-empty string");
+  }
+  return opts as FunctionOptions;
+}
+
 /** The shared client for explicit options > `secops:apiKey`/`secops:baseUrl` > SECOPS_* env. */
-export function functionClient(opts: FunctionOptions = {}): SecOpsClient {
+export function functionClient(opts?: FunctionOptions): SecOpsClient {
+  const explicit = checkFunctionOptions(opts);
   const config = new pulumi.Config("secops");
-  return clientFor(resolveSettings(opts, (key) => config.get(key.slice("secops:".length))));
+  return clientFor(resolveSettings(explicit, (key) => config.get(key.slice("secops:".length))));
 }

@@ -1,8 +1,7 @@
 /** getCaseThreatIndicators: every threat indicator (detection) of a case. */
 import * as pulumi from "@pulumi/pulumi";
-import type { Detection } from "../client/types";
-import type { SortDirection } from "../client/types";
-import { functionClient, type FunctionOptions } from "./common";
+import type { Detection, SortDirection } from "../client/types";
+import { functionClient, type FunctionOptions, type InputFields } from "./common";
 
 /** Arguments of {@link getCaseThreatIndicators}. */
 export interface GetCaseThreatIndicatorsArgs {
@@ -37,8 +36,8 @@ export async function getCaseThreatIndicators(
 
 /** {@link getCaseThreatIndicators} as an Output; arguments may be Outputs. */
 export function getCaseThreatIndicatorsOutput(
-  args: pulumi.Input<{ caseId: pulumi.Input<string>; sortDirection?: pulumi.Input<SortDirection> }>,
-  opts?: pulumi.Input<FunctionOptions>,
+  args: pulumi.Input<InputFields<GetCaseThreatIndicatorsArgs>>,
+  opts?: pulumi.Input<InputFields<FunctionOptions>>,
 ): pulumi.Output<GetCaseThreatIndicatorsResult> {
   return pulumi
     .all([args, opts ?? {}])

@@ -1,7 +1,7 @@
 /** getIntegrationCount: how many integrations match a filter. */
 import * as pulumi from "@pulumi/pulumi";
 import type { IntegrationFilter } from "../client/types";
-import { functionClient, type FunctionOptions } from "./common";
+import { functionClient, type FunctionOptions, type InputFields } from "./common";
 
 /** The result of {@link getIntegrationCount}. */
 export interface IntegrationCountResult {
@@ -21,8 +21,8 @@ export async function getIntegrationCount(
 
 /** {@link getIntegrationCount} as an Output; arguments may be Outputs (unknown during preview). */
 export function getIntegrationCountOutput(
-  args?: pulumi.Input<IntegrationFilter>,
-  opts?: pulumi.Input<FunctionOptions>,
+  args?: pulumi.Input<InputFields<IntegrationFilter>>,
+  opts?: pulumi.Input<InputFields<FunctionOptions>>,
 ): pulumi.Output<IntegrationCountResult> {
   return pulumi
     .all([args ?? {}, opts ?? {}])

@@ -15,7 +15,17 @@ export interface Recorded {
 }
 
 export type Reply =
-  | { status: number; json?: unknown; text?: string; headers?: Record<string, string>; delayMs?: number }
+  | {
+      status: number;
+      json?: unknown;
+      text?: string;
+      headers?: Record<string, string>;
+      delayMs?: number;
+      /** Sends the headers and this much of the body, then resets the connection. */
+      resetAfter?: number;
+      /** Sends the body one byte at a time with this gap (ms). */
+      dripMs?: number;
+    }
   | "reset";
 
 export interface Recorder {
@@ -53,7 +63,19 @@ export async function startRecorder(): Promise<Recorder> {
       "content-type": r.text !== undefined ? "text/html" : "application/json",
       ...r.headers,
     });
-    res.end(body);
+    if (r.resetAfter !== undefined) {
+      res.write(body.slice(0, r.resetAfter));
+      setTimeout(() => req.socket.destroy(), 20);
+      return;
+    }
+    if (r.dripMs !== undefined) {
+      for (const ch of body) {
+        if (res.destroyed) return;
+        res.write(ch);
+        await new Promise((d) => setTimeout(d, r.dripMs));
+      }
+    }
+    res.end(r.dripMs !== undefined ? undefined : body);
   });
   server.on("connection", () => rec.sockets++);
   await new Promise<void>((d) => server.listen(0, "127.0.0.1", d));

@@ -225,7 +225,7 @@ test("a JSON body over the size cap is refused", async () => {
   const e = await failure(c.getHvaRule("r1"));
   expect(e.code).toBe("SECOPS_RESPONSE_INVALID");
   expect(e.message).toBe(
-    "GET /endpoint/hva/automation/r1: response body exceeds the 2048-byte limit (not read, not retried)",
+    "GET /endpoint/hva/automation/r1: response body exceeds the 2048-byte limit (not retried)",
   );
   await c.close();
 });
@@ -261,37 +261,64 @@ test("the concurrency budget bounds requests in flight and sockets", async () =>
 });
 
 describe("construction", () => {
-  test.each([
-    [{ apiKey: "", baseUrl: "https://x" }, "apiKey must be a non-empty string"],
-    [{ apiKey: "a b", baseUrl: "https://x" }, "apiKey must not contain whitespace"],
+  const K = "k-12345678";
+  test.each<[Record<string, unknown>, string, string]>([
+    [{ apiKey: "", baseUrl: "https://x" }, "apiKey", "apiKey must be a non-empty string"],
+    [{ apiKey: "a b", baseUrl: "https://x" }, "apiKey", "apiKey must not contain whitespace"],
     [
-      { apiKey: "k", baseUrl: "http://api.example.com" },
+      { apiKey: "abc", baseUrl: "https://x" },
+      "apiKey",
+      "apiKey is too short to be an API key (at least 8 characters)",
+    ],
+    ...["k\u0000-123456", "k\u007f-123456", "k-1234\u20ac5678"].map(
+      (apiKey): [Record<string, unknown>, string, string] => [
+        { apiKey, baseUrl: "https://x" },
+        "apiKey",
+        "apiKey contains characters a header cannot carry (control characters or beyond Latin-1)",
+      ],
+    ),
+    [
+      { apiKey: K, baseUrl: "https://x", userAgent: "me\r\nx-evil: 1" },
+      "userAgent",
+      "userAgent must be a string without control characters or line breaks",
+    ],
+    [
+      { apiKey: K, baseUrl: "https://x", timeout: 1 },
+      "timeout",
+      "timeout is not an option of SecOpsClient; did you mean timeoutMs?",
+    ],
+    [
+      { apiKey: K, baseUrl: "http://api.example.com" },
+      "baseUrl",
       "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
     ],
-    [{ apiKey: "k", baseUrl: "not a url" }, "baseUrl is not a valid URL: not a url"],
+    [{ apiKey: K, baseUrl: "not a url" }, "baseUrl", "baseUrl is not a valid URL"],
+    [{ apiKey: K, baseUrl: "https://user:pw@:x" }, "baseUrl", "baseUrl is not a valid URL"],
     [
-      { apiKey: "k", baseUrl: "https://u:p@x" },
+      { apiKey: K, baseUrl: "https://u:p@x" },
+      "baseUrl",
       "baseUrl must not contain credentials, a query or a fragment",
     ],
-    [{ apiKey: "k", baseUrl: "https://x", timeoutMs: 0 }, "timeoutMs must be an integer from 1 to 3600000"],
     [
-      { apiKey: "k", baseUrl: "https://x", maxConcurrency: 0 },
+      { apiKey: K, baseUrl: "https://x", timeoutMs: 0 },
+      "timeoutMs",
+      "timeoutMs must be an integer from 1 to 3600000",
+    ],
+    [
+      { apiKey: K, baseUrl: "https://x", maxConcurrency: 0 },
+      "maxConcurrency",
       "maxConcurrency must be an integer from 1 to 1024",
     ],
-  ])("%j is rejected", (opts, message) => {
-    expect.assertions(2);
-    try {
-      new SecOpsClient(opts as never);
-    } catch (e) {
-      expect((e as SecOpsError).code).toBe("SECOPS_CONFIG");
-      expect((e as Error).message).toBe(message);
-    }
+  ])("%j is rejected", (opts, field, message) => {
+    expect(() => new SecOpsClient(opts as never)).toThrow(
+      expect.objectContaining({ code: "SECOPS_CONFIG", field, message }),
+    );
   });
 
   test.each(["http://localhost:1", "http://127.0.0.1:1", "http://[::1]:1", "https://api.example.com"])(
     "%s is allowed",
     (baseUrl) => {
-      expect(() => new SecOpsClient({ apiKey: "k", baseUrl })).not.toThrow();
+      expect(() => new SecOpsClient({ apiKey: K, baseUrl })).not.toThrow();
     },
   );
 });

@@ -107,7 +107,31 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, name:
   );
 }
 
-/** A non-empty string identifier. */
+/**
+ * An identifier that goes into a path. Refused before any request: empty or whitespace-only ids, ids
+ * that are or decode to dot segments (`.`, `..`, `%2e%2e`: they would turn `/v1/directory/{id}` into
+ * another route), and strings with lone surrogates (they cannot be encoded into a URL).
+ */
 export const idSchema = z
   .string({ error: "must be a non-empty string" })
-  .min(1, "must be a non-empty string");
+  .refine((v) => v.trim() !== "", "must be a non-empty string")
+  .refine((v) => !LONE_SURROGATE.test(v), "contains a lone surrogate (not valid Unicode)")
+  .refine(
+    (v) => !isDotSegment(v),
+    "must not be . or .. (or decode to them): that would address another route",
+  );
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True for `.` and `..`, also when percent-encoded (`%2e`, `%2E%2e`, ...). */
+export function isDotSegment(v: string): boolean {
+  let decoded = v;
+  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(decoded); i++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  return decoded === "." || decoded === ".." || v === "." || v === "..";
+}

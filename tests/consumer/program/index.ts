@@ -21,6 +21,8 @@ const user = new secops.DirectoryUserSettings("ada", { ...userArgs, restoreOnDel
 export const ruleId: pulumi.Output<string> = rule.id;
 export const userEmail = user.email;
 
+const lazyOpts: secops.InputFields<secops.FunctionOptions> = { apiKey: pulumi.secret("k") };
+void lazyOpts;
 const opts: secops.FunctionOptions & secops.ConnectionOptions = {
   apiKey: "k",
   baseUrl: "https://api.example.test",
@@ -31,7 +33,10 @@ const countResult: Promise<secops.IntegrationCountResult> = secops.getIntegratio
   { search: "okta" },
   opts,
 );
-export const count = secops.getIntegrationCountOutput({ healthStatus: ["unhealthy"] }).totalCount;
+export const count = secops.getIntegrationCountOutput({
+  search: pulumi.output("okta"),
+  healthStatus: ["unhealthy"],
+}).totalCount;
 const indicatorArgs: secops.GetCaseThreatIndicatorsArgs = { caseId: "case-1", sortDirection: "asc" };
 const indicators: Promise<secops.GetCaseThreatIndicatorsResult> =
   secops.getCaseThreatIndicators(indicatorArgs);
