@@ -261,7 +261,7 @@ export class HttpTransport {
 
   /** Reads a failed response's body (small, lenient) into the error the caller sees. */
   private async failure(spec: RequestSpec, res: Attempt): Promise<SecOpsError> {
-    let text = "";
+    let text: string;
     try {
       text = await readCapped(res.body, 64 * 1024, spec).catch(() => "");
     } finally {
