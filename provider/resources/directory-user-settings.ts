@@ -5,8 +5,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
+import { isDotSegment } from "../client/schemas/common";
 import type { DirectoryUser } from "../client/types";
-import { Failures, ProviderRuntime, explainForbidden, isUnknown, warnOnce } from "./runtime";
+import { isPendingId, Failures, ProviderRuntime, explainForbidden, isUnknown, warnOnce } from "./runtime";
 import { route, shim, type Implementation } from "./shim";
 
 /** The flags this resource can manage. */
@@ -46,6 +47,17 @@ export interface DirectoryUserSettingsOutputs extends Record<UserFlag, boolean |
   previousValues: Partial<Record<UserFlag, boolean | null>>;
   restoreOnDelete: boolean;
 }
+
+/** Input names of DirectoryUserSettings (the output-only names are seeded as undefined by the class). */
+const USER_INPUTS = [
+  "directoryUserId",
+  ...USER_FLAGS,
+  "restoreOnDelete",
+  "email",
+  "displayName",
+  "teamId",
+  "previousValues",
+] as const;
 
 const runtime = new ProviderRuntime();
 
@@ -102,7 +114,16 @@ export const provider: Implementation = {
 
   async check(_olds: unknown, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
     const f = new Failures();
+    if (!f.known(news, "DirectoryUserSettings", USER_INPUTS)) return { inputs: {}, failures: f.list };
     f.string(news, "directoryUserId");
+    f.maxLength(news, "directoryUserId", 1024);
+    const id = news.directoryUserId;
+    f.expect(
+      typeof id !== "string" || !isDotSegment(id),
+      "directoryUserId",
+      id,
+      "directoryUserId must not be . or .. (or decode to them): that would address another route",
+    );
     for (const flag of USER_FLAGS) f.optionalBoolean(news, flag);
     f.optionalBoolean(news, "restoreOnDelete");
     f.expect(
@@ -191,7 +212,8 @@ export const provider: Implementation = {
   },
 
   async delete(id: string, props: DirectoryUserSettingsOutputs): Promise<void> {
-    if (!props.restoreOnDelete) return;
+    // An interrupted create only PATCHed flags (idempotent): nothing to remove, the next create re-sends it.
+    if (isPendingId(id) || !props.restoreOnDelete) return;
     const restore = Object.fromEntries(
       Object.entries(props.previousValues ?? {}).filter(([, v]) => typeof v === "boolean"),
     );

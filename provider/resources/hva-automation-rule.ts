@@ -7,7 +7,17 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
-import { Failures, ProviderRuntime, explainForbidden, isUnknown, partialFailure, warnOnce } from "./runtime";
+import { backoffMs, sleep } from "../client/retry";
+import {
+  Failures,
+  ProviderRuntime,
+  explainForbidden,
+  isPendingId,
+  isUnknown,
+  partialFailure,
+  pendingId,
+  warnOnce,
+} from "./runtime";
 import { route, shim, type Implementation } from "./shim";
 
 /** Arguments of {@link HvaAutomationRule}. */
@@ -42,6 +52,12 @@ export interface HvaRuleOutputs {
   teamId: string;
 }
 
+/** Input names of HvaAutomationRule. */
+const HVA_INPUTS = ["field", "search", "enabled", "adoptExisting", "teamId"] as const;
+/** Documented input limits (characters): larger values are refused at check, before any request. */
+export const HVA_LIMITS = { field: 256, search: 4096 } as const;
+const LIMITS = HVA_LIMITS;
+
 const runtime = new ProviderRuntime();
 /** In-process record of rules this process created or adopted, so two resources never claim one rule. */
 const claimed = new Set<string>();
@@ -74,9 +90,35 @@ async function listOrExplain(client: SecOpsClient, why: string): Promise<HvaRule
   }
 }
 
+/** Failures of a reconciling list worth another try: the server or the network, not the request. */
+const TRANSIENT: readonly string[] = [
+  ErrorCodes.SERVER,
+  ErrorCodes.NETWORK,
+  ErrorCodes.TIMEOUT,
+  ErrorCodes.RATE_LIMITED,
+  ErrorCodes.RESPONSE_INVALID,
+  ErrorCodes.UNEXPECTED_STATUS,
+];
+/** Tries of the reconciling list, on top of the transport's own retries. */
+const LIST_TRIES = 4;
+
+/** Lists rules for a reconciliation, trying again on transient failures (a 500 on a list is not final). */
+async function listForReconcile(client: SecOpsClient, why: string): Promise<HvaRule[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await listOrExplain(client, why);
+    } catch (err) {
+      const transient = err instanceof SecOpsError && TRANSIENT.includes(err.code);
+      if (!transient || attempt >= LIST_TRIES) throw err;
+      await sleep(backoffMs(attempt, 250, 4_000));
+    }
+  }
+}
+
 /**
- * PUT, reconciling an ambiguous outcome through the list: an identical unclaimed rule is taken as
- * ours (never a duplicate); none means the PUT did not land, so it is sent again.
+ * PUT, reconciling an unknown outcome through the list: an identical unclaimed rule is taken as ours
+ * (never a duplicate); none means the PUT did not land, so it is sent again. When the list cannot
+ * settle it, the create is recorded as pending (a partial failure under a pending id), never forgotten.
  */
 async function createOnce(client: SecOpsClient, inputs: HvaRuleInputs): Promise<HvaRule> {
   for (let attempt = 1; ; attempt++) {
@@ -86,15 +128,56 @@ async function createOnce(client: SecOpsClient, inputs: HvaRuleInputs): Promise<
       // AMBIGUOUS: the PUT may have landed. RESPONSE_INVALID: it landed (2xx) but the answer is unusable.
       const unknownOutcome =
         isSecOpsError(err, ErrorCodes.AMBIGUOUS) || isSecOpsError(err, ErrorCodes.RESPONSE_INVALID);
-      if (!unknownOutcome || attempt >= 3) throw err;
-      const rules = await listOrExplain(
-        client,
-        `creating HVA rule (${inputs.field}=${inputs.search}) had an unknown outcome (${err.message}); checking for it needs the list`,
-      );
+      if (!unknownOutcome || attempt >= 3) throw unknownOutcome ? pending(inputs, err, undefined) : err;
+      let rules: HvaRule[];
+      try {
+        rules = await listForReconcile(
+          client,
+          `creating HVA rule (${inputs.field}=${inputs.search}) had an unknown outcome (${err.message}); checking for it needs the list`,
+        );
+      } catch (listErr) {
+        if (isSecOpsError(listErr, ErrorCodes.UNSUPPORTED)) throw listErr;
+        throw pending(inputs, err, listErr);
+      }
       const found = rules.filter((r) => identical(r, inputs));
       if (found.length > 0) return found[found.length - 1];
     }
   }
+}
+
+/** The partial failure that records a create whose outcome could not be settled. */
+function pending(inputs: HvaRuleInputs, err: SecOpsError, listErr: unknown): Error {
+  const why = listErr === undefined ? "" : ` and checking for it failed (${(listErr as Error).message})`;
+  return partialFailure(
+    `HVA rule (${inputs.field}=${inputs.search}) may already exist: creating it had an unknown outcome${why}. It is recorded as a pending create; the next up or destroy looks for it and removes it before the rule is created again (never a duplicate)`,
+    pendingId(),
+    { field: inputs.field, search: inputs.search, enabled: inputs.enabled, teamId: "" },
+    inputs as never,
+    err,
+  );
+}
+
+/**
+ * Settles a pending create: the newest identical unclaimed rule (what the interrupted PUT made, if it
+ * landed) is deleted, so the create that follows makes exactly one. Nothing found: nothing landed.
+ */
+async function removePendingCreate(
+  client: SecOpsClient,
+  props: Pick<HvaRuleInputs, "field" | "search">,
+): Promise<void> {
+  if (typeof props.field !== "string" || typeof props.search !== "string") return;
+  const rules = await listForReconcile(
+    client,
+    `settling an interrupted create of HVA rule (${props.field}=${props.search}) needs the list`,
+  );
+  const found = rules.filter(
+    (r) => r.searchField === props.field && r.search === props.search && !claimed.has(r.id),
+  );
+  const made = found[found.length - 1];
+  if (!made) return;
+  await client.deleteHvaRule(made.id).catch((err: unknown) => {
+    if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+  });
 }
 
 async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRuleInputs): Promise<HvaRule> {
@@ -130,15 +213,20 @@ export const provider: Implementation = {
 
   async check(_olds: unknown, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
     const f = new Failures();
+    if (!f.known(news, "HvaAutomationRule", HVA_INPUTS)) return { inputs: {}, failures: f.list };
     f.string(news, "field");
     f.string(news, "search");
+    f.maxLength(news, "field", LIMITS.field);
+    f.maxLength(news, "search", LIMITS.search);
     f.optionalBoolean(news, "enabled");
     f.optionalBoolean(news, "adoptExisting");
     const inputs = { ...news, enabled: news.enabled ?? true, adoptExisting: news.adoptExisting ?? false };
     return f.list.length ? { inputs: news, failures: f.list } : { inputs };
   },
 
-  async diff(_id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
+  async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
+    // A pending create is settled by its delete, then created afresh.
+    if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
     const replaces = (["field", "search"] as const).filter((k) => isUnknown(news[k]) || olds[k] !== news[k]);
     const enabled = news.enabled ?? true;
     const changes = replaces.length > 0 || isUnknown(enabled) || olds.enabled !== enabled;
@@ -153,6 +241,7 @@ export const provider: Implementation = {
   },
 
   async read(id: string, props: HvaRuleOutputs): Promise<pulumi.dynamic.ReadResult<HvaRuleOutputs>> {
+    if (isPendingId(id)) return { id, props }; // kept until the next up or destroy settles it
     const client = await runtime.client();
     let rule: HvaRule | undefined;
     try {
@@ -188,8 +277,9 @@ export const provider: Implementation = {
     }
   },
 
-  async delete(id: string, _props: HvaRuleOutputs): Promise<void> {
+  async delete(id: string, props: HvaRuleOutputs): Promise<void> {
     const client = await runtime.client();
+    if (isPendingId(id)) return removePendingCreate(client, props);
     try {
       await client.deleteHvaRule(id);
     } catch (err) {

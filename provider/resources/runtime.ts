@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
 import { roles } from "../client/routes";
+import { closest } from "../client/options";
 import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
 
 /** The value Pulumi sends for an input that is unknown during preview. */
@@ -14,6 +15,21 @@ const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** True when a preview input is not known yet. */
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
+
+/**
+ * The id of a create whose outcome is unknown (the request may have landed, and checking failed or
+ * the process died). Such a resource is recorded under this id, never forgotten: its next operation
+ * looks for what the create may have made before anything else is sent (protocol: a `delete` of a
+ * pending id removes what the interrupted create made, if anything; `diff` replaces it).
+ */
+export const PENDING_ID_PREFIX = "pending:";
+
+/** True for an id recorded by a create whose outcome is unknown. */
+export const isPendingId = (id: unknown): boolean =>
+  typeof id === "string" && id.startsWith(PENDING_ID_PREFIX);
+
+/** A fresh pending id. */
+export const pendingId = (): string => `${PENDING_ID_PREFIX}${new Date().toISOString()}`;
 
 /** Credentials of one provider instance: from `configure`, else the environment. */
 export class ProviderRuntime {
@@ -75,6 +91,33 @@ export function partialFailure(
 /** A check failure list builder. */
 export class Failures {
   readonly list: pulumi.dynamic.CheckFailure[] = [];
+
+  /**
+   * Inputs must be an object, and every property a known input: a misspelt name is named, with the
+   * closest known one, instead of being silently ignored. Returns false when `news` is not an object.
+   */
+  known(news: unknown, resource: string, names: readonly string[]): news is Record<string, unknown> {
+    if (news === null || typeof news !== "object" || Array.isArray(news)) {
+      this.list.push({ property: "", reason: `the inputs of ${resource} must be an object` });
+      return false;
+    }
+    for (const key of Object.keys(news)) {
+      if (key === "__provider" || names.includes(key)) continue;
+      const near = closest(key, names);
+      this.list.push({
+        property: key,
+        reason: `${key} is not an input of ${resource}${near ? `; did you mean ${near}?` : ""}`,
+      });
+    }
+    return true;
+  }
+
+  /** A string no longer than `max` characters (a documented input limit). */
+  maxLength(inputs: Record<string, unknown>, property: string, max: number): void {
+    const v = inputs[property];
+    if (typeof v === "string" && v.length > max)
+      this.list.push({ property, reason: `${property} is ${v.length} characters long; the limit is ${max}` });
+  }
 
   /** Records a failure for `property` unless the value is a preview unknown. */
   expect(ok: boolean, property: string, value: unknown, reason: string): void {

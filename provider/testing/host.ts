@@ -36,6 +36,22 @@ export class InitFailedError extends Error {
   }
 }
 
+/**
+ * Runs the host (argv[1], arguments after it) and ends it when the runner dies. The host holds the API
+ * key and serves unauthenticated gRPC on 127.0.0.1, so it must not outlive its runner: the runner keeps
+ * this process's stdin open, and the pipe closes when the runner exits for any reason, SIGKILL included.
+ */
+const WATCHDOG = `
+const [entry, ...args] = process.argv.slice(1);
+const die = () => process.exit(0);
+process.stdin.on("end", die);
+process.stdin.on("close", die);
+process.stdin.on("error", die);
+process.stdin.resume();
+process.argv = [process.argv[0], entry, ...args];
+require(entry);
+`;
+
 const clean = (o: unknown) => JSON.parse(JSON.stringify(o ?? {}));
 
 /** A running host process and a gRPC client of it. */
@@ -59,7 +75,10 @@ export class DynamicProviderHost {
    */
   static async start(cwd: string): Promise<DynamicProviderHost> {
     const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js");
-    const child = spawn(process.execPath, [entry, "127.0.0.1:0"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["-e", WATCHDOG, entry, "127.0.0.1:0"], {
+      cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let early = "";
     child.stderr.on("data", (c) => (early += String(c)));
     const port = await new Promise<string>((resolve, reject) => {

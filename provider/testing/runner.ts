@@ -7,6 +7,7 @@
  * no checkpoints beyond rewriting the state file after every step, no `pulumi import`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { PENDING_ID_PREFIX } from "../resources/runtime";
 import { DynamicProviderHost, InitFailedError, secret } from "./host";
 import { declaredResources, type DeclaredResource, type ProgramSource } from "./program";
 
@@ -20,10 +21,26 @@ export interface StateResource {
   outputs: Record<string, unknown>;
 }
 
+/**
+ * A create that was sent and whose answer was never recorded (the runner died mid-create). Written
+ * before the create, removed once its outcome is in the state; settled on the next up, refresh or
+ * destroy before anything else happens to that resource (as Pulumi's pending operations are).
+ */
+export interface PendingCreate {
+  urn: string;
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+  /** When the create was started (ISO 8601). */
+  at: string;
+}
+
 /** The state file. */
 export interface State {
   version: 1;
   resources: StateResource[];
+  /** Creates in flight when the state was last written (present only while there are some). */
+  pending?: PendingCreate[];
 }
 
 /** What a step does. */
@@ -95,15 +112,22 @@ export class LifecycleRunner {
 
   /** Applies the plan: create, update, replace (honouring deleteBeforeReplace), delete. */
   async up(): Promise<Step[]> {
+    const unsettled = await this.settlePending();
     const plan = await this.plan();
     const state = this.state();
     for (const p of plan) {
       if (p.step.op === "same" || p.step.op === "check-failed") continue;
+      const blocked = unsettled.get(p.step.urn);
+      if (blocked !== undefined) {
+        p.step.ok = false;
+        p.step.error = `a create of this resource was interrupted earlier and could not be settled, so it is not sent again: ${blocked}`;
+        continue;
+      }
       try {
         await this.apply(p, state);
       } catch (err) {
         p.step.ok = false;
-        p.step.error = (err as Error).message;
+        p.step.error = errorText(err);
         if (err instanceof InitFailedError && p.declared) {
           // Partial failure: the object exists; track it so it is never orphaned.
           upsert(state, {
@@ -121,6 +145,7 @@ export class LifecycleRunner {
 
   /** Reads every resource: drift is recorded, a resource that is gone (empty id) is dropped. */
   async refresh(): Promise<Step[]> {
+    await this.settlePending();
     const host = await this.ensureHost();
     return this.eachStateResource("same", false, async (r, step, state) => {
       const read = await host.read(r.id, r.urn, r.outputs);
@@ -137,6 +162,7 @@ export class LifecycleRunner {
 
   /** Deletes every resource in the state, last created first. */
   async destroy(): Promise<Step[]> {
+    await this.settlePending();
     const host = await this.ensureHost();
     return this.eachStateResource("delete", true, async (r, _step, state) => {
       await host.delete(r.id, r.urn, r.outputs);
@@ -159,12 +185,35 @@ export class LifecycleRunner {
         await body(r, step, state);
       } catch (err) {
         step.ok = false;
-        step.error = (err as Error).message;
+        step.error = errorText(err);
       }
       steps.push(step);
       this.save(state);
     }
     return steps;
+  }
+
+  /**
+   * Settles creates a dead runner left in flight: the provider's delete of a pending id removes what
+   * the interrupted create made, if anything, so the create that follows makes exactly one. Returns
+   * the URNs that could not be settled (they stay pending), with the reason.
+   */
+  private async settlePending(): Promise<Map<string, string>> {
+    const state = this.state();
+    const unsettled = new Map<string, string>();
+    if (!state.pending?.length) return unsettled;
+    const host = await this.ensureHost();
+    for (const p of [...state.pending]) {
+      try {
+        await host.delete(`${PENDING_ID_PREFIX}${p.at}`, p.urn, visible(p.inputs));
+        state.pending = state.pending.filter((x) => x !== p);
+      } catch (err) {
+        unsettled.set(p.urn, errorText(err));
+      }
+    }
+    if (state.pending.length === 0) delete state.pending;
+    this.save(state);
+    return unsettled;
   }
 
   /** Stops the host. */
@@ -193,7 +242,17 @@ export class LifecycleRunner {
     for (const d of declared) {
       const old = state.resources.find((r) => r.urn === d.urn);
       const step: Step = { ...describe(d), op: "create", changes: [], ok: true };
-      const checked = await host.check(d.urn, old?.inputs ?? {}, d.inputs);
+      let checked: Awaited<ReturnType<DynamicProviderHost["check"]>>;
+      try {
+        checked = await host.check(d.urn, old?.inputs ?? {}, d.inputs);
+      } catch (err) {
+        // One resource's failure (e.g. inputs over the gRPC message limit) fails its step only.
+        step.op = "check-failed";
+        step.ok = false;
+        step.error = errorText(err);
+        planned.push({ step, declared: d, old });
+        continue;
+      }
       if (checked.failures.length) {
         step.op = "check-failed";
         step.ok = false;
@@ -247,8 +306,18 @@ export class LifecycleRunner {
     const host = await this.ensureHost();
     const { step, old, declared, inputs } = p;
     const create = async () => {
-      const made = await host.create(step.urn, inputs);
-      upsert(state, { ...describe(declared!), id: made.id, inputs: inputs!, outputs: made.properties });
+      // The intent goes to disk before the request: a runner killed mid-create leaves it for the next run.
+      const intent: PendingCreate = { ...describe(declared!), inputs: inputs!, at: new Date().toISOString() };
+      (state.pending ??= []).push(intent);
+      this.save(state);
+      try {
+        const made = await host.create(step.urn, inputs);
+        upsert(state, { ...describe(declared!), id: made.id, inputs: inputs!, outputs: made.properties });
+      } finally {
+        // Answered (success or an error the provider settled itself): the outcome is known.
+        state.pending = state.pending?.filter((x) => x !== intent);
+        if (state.pending?.length === 0) delete state.pending;
+      }
     };
     if (step.op === "create") return create();
     if (step.op === "update") {
@@ -286,6 +355,15 @@ interface Planned {
   inputs?: Record<string, unknown>;
   old?: StateResource;
   deleteBeforeReplace?: boolean;
+}
+
+/** A host error as a user reads it: gRPC's status prefix dropped, the message-size limit named. */
+export function errorText(err: unknown): string {
+  const e = err as { code?: number; details?: string; message?: string };
+  // grpc-js: code 8 is RESOURCE_EXHAUSTED (a message over the 4 MiB default limit).
+  if (e?.code === 8)
+    return `the inputs are too large to send to the provider (over the 4 MiB gRPC message limit): ${e.details ?? e.message}`;
+  return String(e?.details ?? e?.message ?? err).replace(/^\d+ [A-Z_]+: /, "");
 }
 
 function describe(d: { urn: string; type: string; name: string }) {
