@@ -24,7 +24,6 @@ export function handleControl(
   url: URL,
   text: string,
 ): void {
-  if (req.headers["x-sim-control"] !== sc.controlToken) return send(res, fail(401, "control token required"));
   let body: Json;
   try {
     body = text ? (JSON.parse(text) as Json) : {};

@@ -10,6 +10,7 @@
  * - `malformed-json`, `wrong-shape`, `empty-200`: processed, then a 200 with a broken, wrongly shaped
  *   or empty body.
  * - `html`: a 502 HTML error page (as from a proxy); nothing processed.
+ * - `html-404`: a 404 HTML page (as from a gateway that lost the route); nothing processed.
  */
 import { rng } from "./seed";
 
@@ -25,6 +26,7 @@ export const FAULT_KINDS = [
   "malformed-json",
   "wrong-shape",
   "html",
+  "html-404",
   "empty-200",
 ] as const;
 

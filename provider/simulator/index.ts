@@ -61,6 +61,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     statePath: options.statePath,
   });
   const rules = typeof options.faults === "string" ? parseFaultSpec(options.faults) : (options.faults ?? []);
+  if (
+    options.controlToken !== undefined &&
+    (typeof options.controlToken !== "string" || options.controlToken.trim() === "")
+  )
+    throw new Error(
+      "controlToken must be a non-empty string (an empty token would let anyone change the simulator)",
+    );
   const controlToken = options.controlToken ?? randomBytes(16).toString("hex");
   const stats: Stats = { requests: {}, writes: 0, socketsOpened: 0, faultsInjected: {}, earlyRetries: 0 };
   const server = createSimServer({

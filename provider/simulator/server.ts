@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 /**
  * The simulator's HTTP server: routing, authentication, roles, body parsing, fault injection and
  * statistics. Operations are in api.ts, the control API in control.ts.
@@ -82,8 +83,22 @@ export function createSimServer(sc: ServerContext): Server {
 async function handle(sc: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://sim");
   const method = req.method ?? "GET";
-  if (url.pathname.startsWith("/__sim/")) return handleControl(sc, req, res, url, await readBody(req));
-  const match = findRoute(method, url.pathname, sc.strictSpec);
+  if (url.pathname.startsWith("/__sim/")) {
+    // The token is checked before the body is read: an unauthenticated caller cannot make us buffer.
+    if (!tokenMatches(req.headers["x-sim-control"], sc.controlToken)) {
+      req.resume();
+      res.setHeader("connection", "close");
+      return send(res, api.fail(401, "control token required"));
+    }
+    return handleControl(sc, req, res, url, await readBody(req));
+  }
+  let match: ReturnType<typeof findRoute>;
+  try {
+    match = findRoute(method, url.pathname, sc.strictSpec);
+  } catch {
+    req.resume();
+    return send(res, api.fail(400, `malformed percent-escape in path ${JSON.stringify(url.pathname)}`));
+  }
   if (!match) {
     await readBody(req).catch(() => undefined);
     return send(res, api.fail(404, `Cannot ${method} ${url.pathname}`));
@@ -117,7 +132,7 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
     if (r.multipart) parts = await readMultipart(req);
     else body = await readJson(req);
   } catch (err) {
-    return send(res, api.fail(400, (err as Error).message));
+    return send(res, api.fail(err instanceof TooLarge ? 413 : 400, (err as Error).message));
   }
   const result = r.handler({
     store: sc.store,
@@ -167,9 +182,11 @@ function injectBefore(fault: FaultRule, req: IncomingMessage, res: ServerRespons
     req.socket.destroy();
     return;
   }
-  if (fault.kind === "html") {
-    res.writeHead(502, { "content-type": "text/html" });
-    res.end("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>");
+  if (fault.kind === "html" || fault.kind === "html-404") {
+    const status = fault.kind === "html" ? 502 : 404;
+    const title = fault.kind === "html" ? "502 Bad Gateway" : "404 Not Found";
+    res.writeHead(status, { "content-type": "text/html" });
+    res.end(`<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`);
     return;
   }
   const status = Number(fault.kind);
@@ -219,12 +236,25 @@ export function send(res: ServerResponse, result: api.Result): void {
 }
 
 /** Reads the whole body (bounded). */
+/** Largest attachment accepted (bytes). */
+const ATTACHMENT_LIMIT = 10 * 1024 * 1024;
+
+/** A request body or attachment over a limit: answered 413. */
+class TooLarge extends Error {}
+
+/** Compares control tokens in constant time (hashes first, so lengths never leak either). */
+function tokenMatches(given: string | string[] | undefined, expected: string): boolean {
+  if (typeof given !== "string") return false;
+  const digest = (v: string) => createHash("sha256").update(v).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > MAX_BODY) throw new Error("request entity too large");
+    if (size > MAX_BODY) throw new TooLarge("request entity too large");
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -245,7 +275,7 @@ function readMultipart(req: IncomingMessage): Promise<NonNullable<api.Ctx["parts
     const parts: NonNullable<api.Ctx["parts"]> = { fields: {}, files: [] };
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: 10 * 1024 * 1024, files: 20 } });
+      bb = busboy({ headers: req.headers, limits: { fileSize: ATTACHMENT_LIMIT, files: 20 } });
     } catch {
       reject(new Error("request body must be multipart/form-data"));
       return;
@@ -253,6 +283,12 @@ function readMultipart(req: IncomingMessage): Promise<NonNullable<api.Ctx["parts
     bb.on("field", (name, value) => (parts.fields[name] = value));
     bb.on("file", (_name, stream, info) => {
       const chunks: Buffer[] = [];
+      // Over the limit: 413, never a silently truncated attachment.
+      stream.on("limit", () => {
+        req.unpipe(bb);
+        req.resume();
+        reject(new TooLarge(`attachment ${info.filename ?? ""} is over the ${ATTACHMENT_LIMIT}-byte limit`));
+      });
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () =>
         parts.files.push({

@@ -1,0 +1,152 @@
+/**
+ * HvaAutomationRule when the API or the network leaves the outcome unknown (issue 11): a create that
+ * cannot be settled is recorded as pending and settled by its next operation; a gateway's 404 on a
+ * read never drops the rule; Check names unknown inputs and oversized values.
+ */
+import { provider } from "pulumi-secops/resources/hva-automation-rule";
+import { provider as users } from "pulumi-secops/resources/directory-user-settings";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { captureWarnings, configureRequest } from "../helpers/provider";
+
+let sim: Simulator;
+let n = 0;
+const unique = () => `pending-${++n}-*`;
+const live = async (search: string) => (await sim.control.state()).rules.filter((r) => r.search === search);
+const RULES = "/endpoint/hva/automation";
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 13 });
+  await provider.configure(
+    configureRequest({ "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url }),
+  );
+});
+afterAll(() => sim.close());
+beforeEach(() => captureWarnings());
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await sim.control.clearFaults();
+});
+
+/** The error a create rejects with. */
+async function createFailure(inputs: Record<string, unknown>) {
+  try {
+    await provider.create(inputs as never);
+  } catch (err) {
+    return err as Error & { id?: string; properties?: Record<string, unknown> };
+  }
+  throw new Error("expected the create to fail");
+}
+
+test("a landed PUT whose reconciling list keeps failing is recorded as pending, then settled: one rule", async () => {
+  const search = unique();
+  await sim.control.setFaults([
+    { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+    { kind: "500", method: "GET", path: RULES, times: 20 },
+  ]);
+  const inputs = { field: "name", search, enabled: true, adoptExisting: false };
+  const err = await createFailure(inputs);
+  expect(err.id).toMatch(/^pending:\d{4}-/);
+  expect(err.properties).toMatchObject({ field: "name", search, enabled: true });
+  expect(err.message).toContain(
+    `HVA rule (name=${search}) may already exist: creating it had an unknown outcome`,
+  );
+  expect(err.message).toContain(
+    "the next up or destroy looks for it and removes it before the rule is created again",
+  );
+  expect(await live(search)).toHaveLength(1); // the PUT landed: state must not forget it
+  await sim.control.clearFaults();
+
+  // Refresh keeps it; the next up replaces it, deleting first.
+  expect(await provider.read(err.id!, err.properties as never)).toEqual({
+    id: err.id,
+    props: err.properties,
+  });
+  expect(await provider.diff(err.id!, err.properties as never, inputs as never)).toEqual({
+    changes: true,
+    replaces: ["search"],
+    deleteBeforeReplace: true,
+  });
+  await provider.delete(err.id!, err.properties as never);
+  expect(await live(search)).toHaveLength(0);
+  const made = await provider.create(inputs as never);
+  expect((await live(search)).map((r) => r.id)).toEqual([made.id]);
+  await provider.delete(made.id, made.outs as never);
+});
+
+test("a pending create whose PUT never landed is settled without deleting anything", async () => {
+  const search = unique();
+  await sim.control.setFaults([
+    { kind: "reset", method: "PUT", path: RULES, times: 1 },
+    { kind: "500", method: "GET", path: RULES, times: 20 },
+  ]);
+  const err = await createFailure({ field: "name", search, enabled: true, adoptExisting: false });
+  expect(err.id).toMatch(/^pending:/);
+  await sim.control.clearFaults();
+  await sim.control.resetStats();
+  await provider.delete(err.id!, err.properties as never);
+  const stats = await sim.control.stats();
+  expect(Object.keys(stats.requests).filter((k) => k.startsWith("DELETE"))).toEqual([]);
+  expect(await live(search)).toHaveLength(0);
+});
+
+test("a transient 500 on the reconciling list is tried again: no pending record, no duplicate", async () => {
+  const search = unique();
+  await sim.control.setFaults([
+    { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+    { kind: "500", method: "GET", path: RULES, times: 2 },
+  ]);
+  const made = await provider.create({ field: "name", search, enabled: true, adoptExisting: false } as never);
+  expect((await live(search)).map((r) => r.id)).toEqual([made.id]);
+});
+
+test("a gateway's HTML 404 on refresh is an error that keeps the rule, not 'gone'", async () => {
+  const made = await provider.create({
+    field: "name",
+    search: unique(),
+    enabled: true,
+    adoptExisting: false,
+  } as never);
+  await sim.control.setFaults([{ kind: "html-404", method: "GET", path: `${RULES}/` }]);
+  await expect(provider.read(made.id, made.outs as never)).rejects.toMatchObject({
+    code: "SECOPS_UNEXPECTED_STATUS",
+    status: 404,
+  });
+  await sim.control.clearFaults();
+  await sim.control.deleteRule(made.id);
+  expect(await provider.read(made.id, made.outs as never)).toEqual({}); // the API's own 404: gone
+});
+
+test("Check names unknown inputs with the closest known name, and refuses oversized values", async () => {
+  expect(await provider.check({}, { serach: "dc-*", field: "name" })).toEqual({
+    inputs: { serach: "dc-*", field: "name" },
+    failures: [
+      { property: "serach", reason: "serach is not an input of HvaAutomationRule; did you mean search?" },
+      { property: "search", reason: "search must be a non-empty string" },
+    ],
+  });
+  const big = "x".repeat(5_000);
+  expect((await provider.check({}, { field: "name", search: big })).failures).toEqual([
+    { property: "search", reason: "search is 5000 characters long; the limit is 4096" },
+  ]);
+  expect(await provider.check({}, null as never)).toEqual({
+    inputs: {},
+    failures: [{ property: "", reason: "the inputs of HvaAutomationRule must be an object" }],
+  });
+  expect(
+    await users.check({}, { directoryUserId: "du-1", needsChatopsWelcome: true, credentialsExposed: false }),
+  ).toMatchObject({
+    failures: [
+      {
+        property: "needsChatopsWelcome",
+        reason:
+          "needsChatopsWelcome is not an input of DirectoryUserSettings; did you mean needsChatOpsWelcome?",
+      },
+    ],
+  });
+  expect((await users.check({}, { directoryUserId: "%2E%2e", credentialsExposed: false })).failures).toEqual([
+    {
+      property: "directoryUserId",
+      reason: "directoryUserId must not be . or .. (or decode to them): that would address another route",
+    },
+  ]);
+});
