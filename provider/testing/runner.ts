@@ -205,7 +205,8 @@ export class LifecycleRunner {
     const host = await this.ensureHost();
     for (const p of [...state.pending]) {
       try {
-        await host.delete(`${PENDING_ID_PREFIX}${p.at}`, p.urn, visible(p.inputs));
+        // With __provider: the host loads the provider from the properties it is given.
+        await host.delete(`${PENDING_ID_PREFIX}${p.at}`, p.urn, p.inputs);
         state.pending = state.pending.filter((x) => x !== p);
       } catch (err) {
         unsettled.set(p.urn, errorText(err));
