@@ -29,25 +29,8 @@ function buildIfNeeded() {
   );
 }
 
-/** Lets `require` load the TypeScript example (transpile only; `npm run typecheck` checks types). */
-function registerTypeScript() {
-  const ts = require("typescript");
-  require.extensions[".ts"] = (module, filename) => {
-    const out = ts.transpileModule(readFileSync(filename, "utf8"), {
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2022,
-        esModuleInterop: true,
-      },
-      fileName: filename,
-    });
-    module._compile(out.outputText, filename);
-  };
-}
-
 async function main() {
   buildIfNeeded();
-  registerTypeScript();
   // The package by its own name (self-reference through "exports"), as the example imports it.
   const { createSimulator } = require("pulumi-secops/simulator");
   const { LifecycleRunner, formatSteps, linkPackage } = require("pulumi-secops/testing");

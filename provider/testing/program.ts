@@ -3,8 +3,8 @@
  * resource's type, name and inputs, including the serialized `__provider`, as the engine would
  * receive them in RegisterResource.
  */
-import { existsSync, lstatSync, mkdirSync, symlinkSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 
 /** A declared resource. */
@@ -24,6 +24,17 @@ export interface ProgramOptions {
   stack?: string;
   /** Stack config the program sees (full keys, e.g. `secops:baseUrl`). */
   config?: Record<string, string>;
+  /** Config keys the program sees as secrets (as Pulumi marks them). */
+  secretKeys?: string[];
+}
+
+/** What evaluating a program yields: its resources and its stack outputs (the module's exports). */
+export interface EvaluatedProgram {
+  declared: DeclaredResource[];
+  /** Stack outputs resolved: secrets as `[secret]`, values unknown in preview as `[unknown]`. */
+  outputs: Record<string, unknown>;
+  /** Outputs that failed to resolve (e.g. a data source's error), by name. */
+  outputErrors: Record<string, string>;
 }
 
 /** The URN the engine would give a top-level resource. */
@@ -36,6 +47,18 @@ export async function declaredResources(
   program: ProgramSource,
   options: ProgramOptions = {},
 ): Promise<DeclaredResource[]> {
+  return (await evaluateProgram(program, options)).declared;
+}
+
+/**
+ * Evaluates the program afresh under mocks, as Pulumi runs it: the stack's config (secrets marked
+ * secret), a TypeScript program transpiled on the fly, its resources collected and its exports
+ * resolved as stack outputs.
+ */
+export async function evaluateProgram(
+  program: ProgramSource,
+  options: ProgramOptions = {},
+): Promise<EvaluatedProgram> {
   const project = options.project ?? "project";
   const stack = options.stack ?? "dev";
   const seen: DeclaredResource[] = [];
@@ -56,15 +79,18 @@ export async function declaredResources(
     stack,
     true,
   );
-  for (const [k, v] of Object.entries(options.config ?? {})) pulumi.runtime.setConfig(k, v);
+  pulumi.runtime.setAllConfig(options.config ?? {}, options.secretKeys);
+  let exported: unknown;
   if (typeof program === "string") {
     const file = require.resolve(resolve(program));
+    if (file.endsWith(".ts")) registerTypeScript(dirname(file));
     delete require.cache[file];
     const mod = require(file);
-    if (typeof mod?.default === "function") await mod.default();
+    exported = typeof mod?.default === "function" ? await mod.default() : mod;
   } else {
-    await program();
+    exported = await program();
   }
+  const { outputs, outputErrors } = await resolveOutputs(exported);
   // Registration is asynchronous (the provider is serialized first); wait until it settles.
   let count = -1;
   for (let quiet = 0; quiet < 5;) {
@@ -73,7 +99,85 @@ export async function declaredResources(
     count = seen.length;
   }
   // Registration order follows serialization, not declaration: sort for stable plans and reports.
-  return seen.sort((a, b) => a.urn.localeCompare(b.urn));
+  return { declared: seen.sort((a, b) => a.urn.localeCompare(b.urn)), outputs, outputErrors };
+}
+
+/** The project name in `<dir>/Pulumi.yaml` (its top-level `name:`), if there is one. */
+export function projectName(dir: string): string | undefined {
+  const file = join(dir, "Pulumi.yaml");
+  if (!existsSync(file)) return undefined;
+  const m = /^name:\s*["']?([^"'#\s]+)["']?\s*(#.*)?$/m.exec(readFileSync(file, "utf8"));
+  return m?.[1];
+}
+
+async function resolveOutputs(
+  exported: unknown,
+): Promise<Pick<EvaluatedProgram, "outputs" | "outputErrors">> {
+  const outputs: Record<string, unknown> = {};
+  const outputErrors: Record<string, string> = {};
+  if (exported === null || typeof exported !== "object") return { outputs, outputErrors };
+  await Promise.all(
+    Object.entries(exported).map(async ([name, value]) => {
+      if (typeof value === "function") return;
+      try {
+        outputs[name] = await resolveValue(value);
+      } catch (err) {
+        outputErrors[name] = (err as Error)?.message ?? String(err);
+      }
+    }),
+  );
+  return { outputs, outputErrors };
+}
+
+/** Resolves Outputs and promises deeply; secrets become `[secret]`, unknowns `[unknown]`. */
+async function resolveValue(value: unknown): Promise<unknown> {
+  if (pulumi.Output.isInstance(value)) {
+    const o = value as unknown as {
+      isKnown: Promise<boolean>;
+      isSecret: Promise<boolean>;
+      promise(): Promise<unknown>;
+    };
+    const [known, secret] = await Promise.all([o.isKnown, o.isSecret]);
+    if (secret) return "[secret]";
+    if (!known) return "[unknown]";
+    return resolveValue(await o.promise());
+  }
+  if (value instanceof Promise) return resolveValue(await value);
+  if (Array.isArray(value)) return Promise.all(value.map(resolveValue));
+  if (value !== null && typeof value === "object" && !pulumi.Resource.isInstance(value))
+    return Object.fromEntries(
+      await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await resolveValue(v)] as const)),
+    );
+  return pulumi.Resource.isInstance(value) ? "[resource]" : value;
+}
+
+/**
+ * Lets `require` load a TypeScript program on any Node version (transpile only, as Pulumi's
+ * TypeScript support does; type errors are the program's tsc's business). Uses the program's own
+ * `typescript`, else this package's. Skipped when something already handles `.ts` (ts-node, jest).
+ */
+function registerTypeScript(programDir: string): void {
+  const extensions = require.extensions as Record<string, unknown> | undefined;
+  if (!extensions || extensions[".ts"]) return;
+  let ts: typeof import("typescript");
+  try {
+    ts = require(require.resolve("typescript", { paths: [programDir, __dirname] }));
+  } catch {
+    throw new Error(
+      `${programDir} is a TypeScript program: install typescript (npm install -D typescript) to run it`,
+    );
+  }
+  extensions[".ts"] = (module: { _compile(code: string, file: string): void }, filename: string) => {
+    const out = ts.transpileModule(readFileSync(filename, "utf8"), {
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+      },
+      fileName: filename,
+    });
+    module._compile(out.outputText, filename);
+  };
 }
 
 /**

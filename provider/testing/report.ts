@@ -24,8 +24,11 @@ const VERB: Record<Op, string> = {
   "check-failed": "invalid",
 };
 
-/** Pulumi-like plan lines (`+ create`, `~ update`, `- delete`) and a summary line. */
-export function formatSteps(steps: Step[]): string[] {
+/**
+ * Pulumi-like plan lines (`+ create`, `~ update`, `- delete`), a summary line and, when given, the
+ * stack outputs (as `LifecycleRunner.outputs()` returns them: secrets already masked).
+ */
+export function formatSteps(steps: Step[], outputs?: Record<string, unknown>): string[] {
   const lines = steps.map((s) => {
     const detail = s.changes.length ? ` [${s.changes.join(", ")}]` : "";
     const failed = s.ok ? "" : ` FAILED: ${s.error}`;
@@ -35,5 +38,8 @@ export function formatSteps(steps: Step[]): string[] {
   for (const s of steps) counts.set(VERB[s.op], (counts.get(VERB[s.op]) ?? 0) + 1);
   const summary = [...counts].map(([verb, n]) => `${n} ${verb}`).join(", ");
   const failed = steps.filter((s) => !s.ok).length;
-  return [...lines, `Resources: ${summary || "none"}${failed ? `; ${failed} failed` : ""}`];
+  const report = [...lines, `Resources: ${summary || "none"}${failed ? `; ${failed} failed` : ""}`];
+  const names = Object.keys(outputs ?? {}).sort();
+  if (names.length) report.push("Outputs:", ...names.map((n) => `    ${n}: ${JSON.stringify(outputs![n])}`));
+  return report;
 }

@@ -7,9 +7,10 @@
  * no checkpoints beyond rewriting the state file after every step, no `pulumi import`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
 import { DynamicProviderHost, InitFailedError, secret } from "./host";
-import { declaredResources, type DeclaredResource, type ProgramSource } from "./program";
+import { evaluateProgram, projectName, type DeclaredResource, type ProgramSource } from "./program";
 
 /** One resource in the state file. */
 export interface StateResource {
@@ -81,8 +82,7 @@ const fmt = (v: unknown) => JSON.stringify(v);
 /** Runs a program's lifecycle through the real host. Call {@link close} when done. */
 export class LifecycleRunner {
   private host?: DynamicProviderHost;
-  /** A module program is evaluated once per runner (module caches cannot be relied on to re-run it). */
-  private moduleDeclared?: DeclaredResource[];
+  private lastOutputs: Record<string, unknown> = {};
 
   constructor(private readonly options: RunnerOptions) {}
 
@@ -288,19 +288,37 @@ export class LifecycleRunner {
     return planned;
   }
 
+  /**
+   * Evaluates the program afresh (an edited program is re-read by every step) with the stack's config,
+   * secrets marked secret, as Pulumi gives it to a program. Outputs that fail to resolve (a data
+   * source's error) fail the step.
+   */
   private async declared(): Promise<DeclaredResource[]> {
-    if (this.moduleDeclared) return this.moduleDeclared;
-    const secrets = this.options.secretKeys ?? ["secops:apiKey"];
-    const declared = await declaredResources(this.options.program, {
-      project: this.options.project,
+    const program = this.options.program;
+    const dirs = [
+      typeof program === "string" ? dirname(resolve(program)) : undefined,
+      this.options.programDir,
+    ];
+    const project =
+      this.options.project ?? dirs.map((d) => (d ? projectName(d) : undefined)).find(Boolean) ?? "project";
+    const evaluated = await evaluateProgram(program, {
+      project,
       stack: this.options.stack,
-      // Secrets stay out of the program's config: it has no secrets provider.
-      config: Object.fromEntries(
-        Object.entries(this.options.config ?? {}).filter(([k]) => !secrets.includes(k)),
-      ),
+      config: this.options.config ?? {},
+      secretKeys: this.options.secretKeys ?? ["secops:apiKey"],
     });
-    if (typeof this.options.program === "string") this.moduleDeclared = declared;
-    return declared;
+    const failed = Object.entries(evaluated.outputErrors);
+    if (failed.length)
+      throw new Error(
+        `the program failed: ${failed.map(([name, message]) => `output ${name}: ${message}`).join("; ")}`,
+      );
+    this.lastOutputs = evaluated.outputs;
+    return evaluated.declared;
+  }
+
+  /** The program's stack outputs from the last step that evaluated it (resolved; secrets `[secret]`). */
+  outputs(): Record<string, unknown> {
+    return { ...this.lastOutputs };
   }
 
   private async apply(p: Planned, state: State): Promise<void> {
