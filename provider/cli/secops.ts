@@ -8,9 +8,13 @@ import { basename, extname } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { SecOpsClient } from "../client/client";
-import { SecOpsError } from "../client/errors";
-import { HEALTH_STATUSES, INTEGRATION_TYPES, SERVICE_PROVIDER_SCOPES } from "../client/types";
-import { resolveSettings } from "../config";
+import { ErrorCodes, SecOpsError } from "../client/errors";
+import {
+  HEALTH_STATUSES,
+  INTEGRATION_TYPES,
+  SERVICE_PROVIDER_SCOPES,
+  type TimelineComment,
+} from "../client/types";
 import { VERSION } from "../version";
 import { simCommand } from "./secops-sim";
 import { indicatorTable } from "./table";
@@ -25,17 +29,42 @@ const oneOf =
     return [...acc, v];
   };
 
+/** Where the CLI took its key from, for messages (never the key itself). */
+let keySource = "$SECOPS_API_KEY";
+
 function client(cmd: Command): SecOpsClient {
   const o = cmd.optsWithGlobals() as { baseUrl?: string; apiKeyEnv: string };
   const apiKey = process.env[o.apiKeyEnv];
-  if (o.apiKeyEnv !== "SECOPS_API_KEY" && !apiKey)
-    throw new UsageError(`environment variable ${o.apiKeyEnv} is empty or not set`);
+  keySource = `$${o.apiKeyEnv}`;
+  if (!apiKey)
+    throw new UsageError(
+      `no API key: environment variable ${o.apiKeyEnv} is empty or not set (set SECOPS_API_KEY, or name another variable with --api-key-env)`,
+    );
+  const baseUrl = o.baseUrl ?? process.env.SECOPS_BASE_URL;
+  if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set SECOPS_BASE_URL");
   try {
-    return new SecOpsClient(resolveSettings({ apiKey, baseUrl: o.baseUrl }));
+    return new SecOpsClient({ apiKey, baseUrl });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(cliMessage(err as Error));
   }
 }
+
+/** A message for a CLI user: option names instead of API field names. */
+function cliMessage(err: Error): string {
+  const e = err as SecOpsError;
+  if (e.code === ErrorCodes.INVALID_INPUT && e.field === "filter.serviceProviderScope")
+    return e.message.replace(/^filter\.serviceProviderScope: /, "--scope: ");
+  if (e.code === ErrorCodes.CONFIG && e.field === "apiKey")
+    return `the API key from ${keySource} is not usable: ${e.message}`;
+  if (e.code === ErrorCodes.CONFIG && e.field === "baseUrl")
+    return `--base-url / SECOPS_BASE_URL: ${e.message}`;
+  if (e.code === ErrorCodes.AUTH)
+    return `${e.message}: the API key from ${keySource} was refused; check that it is a valid team API key`;
+  return e.message;
+}
+
+/** Help text shown after a leaf command's options. */
+const example = (...lines: string[]) => `\nExample:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
 
 const MIME: Record<string, string> = {
   ".png": "image/png",
@@ -44,6 +73,35 @@ const MIME: Record<string, string> = {
   ".gif": "image/gif",
   ".webp": "image/webp",
 };
+
+/** Reads an --attach file; a missing or unreadable file is the user's mistake (exit 2). */
+async function attachment(path: string) {
+  let data: Buffer;
+  try {
+    data = await readFile(path);
+  } catch (err) {
+    throw new UsageError(
+      `--attach ${path}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`,
+    );
+  }
+  return {
+    filename: basename(path),
+    contentType: MIME[extname(path).toLowerCase()] ?? "application/octet-stream",
+    data: new Uint8Array(data),
+  };
+}
+
+/** A readable summary of an edited comment: attachments by name, type and size, never their data. */
+function commentSummary(c: TimelineComment): string {
+  const files = c.attachments ?? [];
+  const lines = [
+    `comment ${c.id} updated${c.updatedAt ? ` at ${c.updatedAt}` : ""}`,
+    `content: ${JSON.stringify(c.content ?? "")}`,
+    `attachments: ${files.length === 0 ? "none" : ""}`,
+    ...files.map((f) => `  ${f.filename ?? "(no name)"}  ${f.contentType ?? "?"}  ${f.size ?? "?"} bytes`),
+  ];
+  return `${lines.join("\n").replace("attachments: \n", "attachments:\n")}\n`;
+}
 
 /** Builds the `secops` program. `out` receives normal output. */
 export function program(out: NodeJS.WritableStream = process.stdout): Command {
@@ -58,6 +116,7 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
     .command("whoami")
     .description("show the identity and role of the API key")
     .option("--json", "print JSON")
+    .addHelpText("after", example("secops whoami", "secops whoami --json"))
     .action(async (o, cmd: Command) => {
       const me = await client(cmd).getIdentity();
       out.write(
@@ -67,7 +126,9 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       );
     });
 
-  const integrations = root.command("integrations").description("integrations");
+  const integrations = root
+    .command("integrations")
+    .description("Integrations with third-party products: count them by health, type or text.");
   integrations
     .command("count")
     .description("count integrations matching filters")
@@ -77,10 +138,20 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       oneOf("--health", HEALTH_STATUSES),
       [],
     )
-    .option("--type <type>", "integration type, repeatable", oneOf("--type", INTEGRATION_TYPES), [])
+    .option(
+      "--type <type>",
+      `integration type, repeatable (${INTEGRATION_TYPES.join(", ")})`,
+      oneOf("--type", INTEGRATION_TYPES),
+      [],
+    )
     .option("--search <text>", "free-text search")
     .option("--include-disabled", "include disabled integrations")
-    .addOption(new Option("--scope <scope>", "service-provider scope").choices([...SERVICE_PROVIDER_SCOPES]))
+    .addOption(
+      new Option("--scope <scope>", "service-provider teams only: whose integrations").choices([
+        ...SERVICE_PROVIDER_SCOPES,
+      ]),
+    )
+    .addHelpText("after", example("secops integrations count --health unhealthy --type siem"))
     .action(async (o, cmd: Command) => {
       const n = await client(cmd).countIntegrations({
         healthStatus: o.health.length ? o.health : undefined,
@@ -92,7 +163,9 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       out.write(`${n}\n`);
     });
 
-  const cases = root.command("cases").description("cases");
+  const cases = root
+    .command("cases")
+    .description("Cases: list a case's threat indicators, export cases as CSV.");
   cases
     .command("indicators <caseId>")
     .description("list every threat indicator of a case")
@@ -100,6 +173,13 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       new Option("--sort <direction>", "sort by creation time").choices(["asc", "desc"]).default("desc"),
     )
     .option("--json", "print JSON instead of a table")
+    .addHelpText(
+      "after",
+      example(
+        "secops cases indicators case-003 --sort asc",
+        "secops cases indicators case-003 --json | jq '.totalCount'",
+      ),
+    )
     .action(async (caseId: string, o, cmd: Command) => {
       const res = await client(cmd).listCaseThreatIndicators(caseId, { sortDirection: o.sort });
       out.write(o.json ? `${JSON.stringify(res, null, 2)}\n` : indicatorTable(res.data, res.totalCount));
@@ -108,6 +188,7 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
     .command("export")
     .description("export cases as CSV (streamed)")
     .option("--out <file>", "write to this file instead of standard output")
+    .addHelpText("after", example("secops cases export --out cases.csv", "secops cases export | head -5"))
     .action(async (o, cmd: Command) => {
       const c = client(cmd);
       if (!o.out) {
@@ -128,27 +209,27 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
 
   root
     .command("comments")
-    .description("timeline comments")
+    .description("Timeline comments on cases: edit their text and attachments.")
     .command("edit <id>")
     .description("edit a comment's text and/or replace its attachments")
     .option("--content <text>", "new text")
     .option("--attach <file>", "attachment (replaces all), repeatable", collect, [])
     .option("--clear-attachments", "remove every attachment")
+    .option("--json", "print the whole comment as JSON")
+    .addHelpText("after", example('secops comments edit cmt-001 --content "triaged" --attach shot.png'))
     .action(async (id: string, o, cmd: Command) => {
       if (o.content === undefined && o.attach.length === 0 && !o.clearAttachments)
         throw new UsageError("give --content, --attach or --clear-attachments");
-      const files = await Promise.all(
-        (o.attach as string[]).map(async (p) => ({
-          filename: basename(p),
-          contentType: MIME[extname(p).toLowerCase()] ?? "application/octet-stream",
-          data: new Uint8Array(await readFile(p)),
-        })),
-      );
+      if (o.attach.length > 0 && o.clearAttachments)
+        throw new UsageError(
+          "--attach replaces every attachment already; do not combine it with --clear-attachments",
+        );
+      const files = await Promise.all((o.attach as string[]).map(attachment));
       const c = await client(cmd).editTimelineComment(id, {
         content: o.content,
         files: files.length || o.clearAttachments ? files : undefined,
       });
-      out.write(`${JSON.stringify(c, null, 2)}\n`);
+      out.write(o.json ? `${JSON.stringify(c, null, 2)}\n` : commentSummary(c));
     });
 
   root.addCommand(simCommand("sim"));
@@ -168,17 +249,31 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    // A reader that went away (`secops ... | head -1`) ends the command quietly, as Unix tools do.
+    if ((err as NodeJS.ErrnoException)?.code === "EPIPE") return 0;
     if (err instanceof UsageError) {
       process.stderr.write(`secops: ${err.message}\n`);
       return 2;
     }
+    // Wrong on the user's side before the API was reached (or the API's answer decided it): exit 2.
+    const userSide =
+      err instanceof SecOpsError && (err.code === ErrorCodes.INVALID_INPUT || err.code === ErrorCodes.CONFIG);
     const code = err instanceof SecOpsError ? ` [${err.code}]` : "";
-    process.stderr.write(`secops: ${(err as Error).message}${code}\n`);
-    return 1;
+    process.stderr.write(`secops: ${cliMessage(err as Error)}${code}\n`);
+    return userSide ? 2 : 1;
   }
 }
 
+/** Ends quietly when standard output is closed early (EPIPE), instead of an unhandled 'error'. */
+function quietOnClosedStdout(): void {
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 if (require.main === module) {
+  quietOnClosedStdout();
   main(process.argv).then((code) => {
     // `secops sim` keeps running: only exit for the other commands.
     if (process.argv[2] !== "sim" || code !== 0) process.exitCode = code;

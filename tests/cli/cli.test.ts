@@ -29,8 +29,22 @@ test("whoami", async () => {
   const none = await run(CLI, ["whoami", "--json"], { ...env, SECOPS_API_KEY: "" });
   expect(none.code).toBe(2);
   expect(none.stderr).toBe(
-    "secops: secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the SECOPS_API_KEY environment variable\n",
+    "secops: no API key: environment variable SECOPS_API_KEY is empty or not set (set SECOPS_API_KEY, or name another variable with --api-key-env)\n",
   );
+  const noUrl = await run(CLI, ["whoami"], { ...env, SECOPS_BASE_URL: "" });
+  expect(noUrl).toMatchObject({
+    code: 2,
+    stderr: "secops: no base URL: pass --base-url <url> or set SECOPS_BASE_URL\n",
+  });
+  const refused = await run(CLI, ["--api-key-env", "OTHER_KEY", "whoami"], {
+    ...env,
+    OTHER_KEY: "not-a-real-key-1",
+  });
+  expect(refused).toMatchObject({
+    code: 1,
+    stderr:
+      "secops: GET /v1/auth/me failed (401): Unauthorized: the API key from $OTHER_KEY was refused; check that it is a valid team API key [SECOPS_AUTH]\n",
+  });
   const v = await run(CLI, ["--api-key-env", "OTHER_KEY", "whoami", "--json"], {
     ...env,
     OTHER_KEY: sim.apiKeys.viewer,
@@ -57,9 +71,9 @@ test("integrations count with filters; usage errors exit 2; API rules exit 1", a
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain("--health must be one of healthy, unhealthy, unstable, unknown");
   const scope = await run(CLI, ["integrations", "count", "--scope", "CLIENTS"], env);
-  expect(scope.code).toBe(1);
+  expect(scope.code).toBe(2);
   expect(scope.stderr).toBe(
-    "secops: filter.serviceProviderScope: only service-provider callers may set it; team team-acme is not a service provider [SECOPS_INVALID_INPUT]\n",
+    "secops: --scope: only service-provider callers may set it; team team-acme is not a service provider [SECOPS_INVALID_INPUT]\n",
   );
   const sp = await run(CLI, ["integrations", "count", "--scope", "SERVICE_PROVIDER", "--include-disabled"], {
     ...env,
@@ -144,12 +158,89 @@ test("comments edit: content and attachments from files", async () => {
     env,
   );
   expect(r.code).toBe(0);
-  const c = JSON.parse(r.stdout);
-  expect(c).toMatchObject({ id: "cmt-003", content: "from the CLI" });
+  // A readable summary: attachments by name, type and size, never their data.
+  expect(r.stdout).toMatch(
+    /^comment cmt-003 updated at \S+\ncontent: "from the CLI"\nattachments:\n {2}shot\.png {2}image\/png {2}4 bytes\n$/,
+  );
+  const j = await run(CLI, ["comments", "edit", "cmt-003", "--content", "again", "--json"], env);
+  const c = JSON.parse(j.stdout);
+  expect(c).toMatchObject({ id: "cmt-003", content: "again" });
   expect(c.attachments).toEqual([
     expect.objectContaining({ filename: "shot.png", contentType: "image/png", size: 4, data: "iVBORw==" }),
   ]);
-  expect((await run(CLI, ["comments", "edit", "cmt-003"], env)).code).toBe(2);
+  expect(await run(CLI, ["comments", "edit", "cmt-003"], env)).toMatchObject({
+    code: 2,
+    stderr: "secops: give --content, --attach or --clear-attachments\n",
+  });
+  expect(
+    await run(CLI, ["comments", "edit", "cmt-003", "--attach", png, "--clear-attachments"], env),
+  ).toMatchObject({
+    code: 2,
+    stderr:
+      "secops: --attach replaces every attachment already; do not combine it with --clear-attachments\n",
+  });
+  expect(
+    await run(CLI, ["comments", "edit", "cmt-003", "--attach", join(dir, "missing.png")], env),
+  ).toMatchObject({
+    code: 2,
+    stderr: `secops: --attach ${join(dir, "missing.png")}: no such file\n`,
+  });
+});
+
+test("exit 2 for what is wrong on the user's side before the API is reached, 1 for API errors", async () => {
+  expect(await run(CLI, ["cases", "export", "--out", join(dir, "no-such-dir", "x.csv")], env)).toMatchObject({
+    code: 2,
+    stderr: `secops: path: the folder ${join(dir, "no-such-dir")} does not exist [SECOPS_INVALID_INPUT]\n`,
+  });
+  expect(await run(CLI, ["cases", "indicators", " "], env)).toMatchObject({
+    code: 2,
+    stderr: "secops: caseId: must be a non-empty string [SECOPS_INVALID_INPUT]\n",
+  });
+  expect(await run(CLI, ["cases", "indicators", "case-nope"], env)).toMatchObject({ code: 1 });
+  expect(await run(CLI, ["--base-url", "https://user:pw@api.example.test", "whoami"], env)).toMatchObject({
+    code: 2,
+    stderr:
+      "secops: --base-url / SECOPS_BASE_URL: baseUrl must not contain credentials, a query or a fragment\n",
+  });
+});
+
+test("a closed standard output ends the command quietly (| head -1)", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [CLI, "cases", "indicators", "case-big", "--json"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (c) => (stderr += c));
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  child.stdout.destroy(); // what `head -1` does once it has its line
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+});
+
+test("help: every group has a sentence, --type and --health list their values, every leaf an example", async () => {
+  const help = async (...args: string[]) =>
+    (await run(CLI, [...args, "--help"], env)).stdout.replace(/\s+/g, " ");
+  expect(await help("integrations")).toContain(
+    " Integrations with third-party products: count them by health, type or text. ",
+  );
+  expect(await help("cases")).toContain(" Cases: list a case's threat indicators, export cases as CSV. ");
+  expect(await help("comments")).toContain(" Timeline comments on cases: edit their text and attachments. ");
+  const count = await help("integrations", "count");
+  expect(count).toContain("(healthy, unhealthy, unstable, unknown)");
+  expect(count).toContain("(collaboration, endpoint, identity, network_vpn, cloud, siem, saas,");
+  const leaves = [
+    ["whoami"],
+    ["integrations", "count"],
+    ["cases", "indicators"],
+    ["cases", "export"],
+    ["comments", "edit"],
+  ];
+  for (const leaf of leaves)
+    expect({ leaf, example: (await help(...leaf)).includes("Example: $ secops ") }).toEqual({
+      leaf,
+      example: true,
+    });
 });
 
 test("the API key never appears in CLI output or errors", async () => {

@@ -118,3 +118,27 @@ test("Output twins stay unknown during preview with unknown inputs, and never ca
   expect(await (out as unknown as { isKnown: Promise<boolean> }).isKnown).toBe(false);
   expect((await sim.control.stats()).requests).toEqual({});
 });
+
+test("a configuration error is a rejected promise, never a synchronous throw", async () => {
+  const calls = [
+    () => pulumi.getIdentity({ apiKey: "" }),
+    () => pulumi.getIntegrationCount({}, { baseUrl: 5 as never }),
+    () => pulumi.getCaseThreatIndicators({ caseId: "case-001" }, { apikey: "x" } as never),
+  ];
+  for (const call of calls) {
+    let promise: Promise<unknown> | undefined;
+    expect(() => (promise = call())).not.toThrow();
+    await expect(promise).rejects.toMatchObject({ code: "SECOPS_INVALID_INPUT" });
+  }
+});
+
+test("every field of an Output twin's arguments may be an Output", async () => {
+  const count = pulumi.getIntegrationCountOutput(
+    { search: pulumiSdk.output("okta"), includeDisabled: pulumiSdk.output(true) },
+    { apiKey: pulumiSdk.secret(opts.apiKey), baseUrl: pulumiSdk.output(opts.baseUrl) },
+  );
+  const direct = await pulumi.getIntegrationCount({ search: "okta", includeDisabled: true }, opts);
+  expect(await valueOf(count)).toEqual(direct);
+  const page = pulumi.getCaseThreatIndicatorsOutput({ caseId: pulumiSdk.output("case-002") }, opts);
+  expect((await valueOf(page)).caseId).toBe("case-002");
+});

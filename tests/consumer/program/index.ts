@@ -29,6 +29,10 @@ const opts: secops.FunctionOptions & secops.ConnectionOptions = {
 };
 const me: pulumi.Output<secops.Identity> = secops.getIdentityOutput();
 export const role: pulumi.Output<secops.Role | client.Role> = me.role;
+// Known fields are typed exactly: a misspelt one does not compile (the directive fails if it would).
+// @ts-expect-error rol is not a field of Identity
+export const typo = me.apply((m) => m.rol);
+export const added = me.apply((m) => (m as secops.WithUnknownKeys<secops.Identity>).fieldTheApiAdded);
 const countResult: Promise<secops.IntegrationCountResult> = secops.getIntegrationCount(
   { search: "okta" },
   opts,
