@@ -28,6 +28,8 @@ export {
   type ChatOpsAction,
   type ClusterMember,
   type CommentFile,
+  type CsvExportOptions,
+  type CsvExportToFileOptions,
   type ContainmentAction,
   type CustomDetection,
   type Detection,

@@ -3,16 +3,18 @@
  * request (SECOPS_INVALID_INPUT naming the field); responses are validated against the schemas
  * (SECOPS_RESPONSE_INVALID naming the JSON path). Transport concerns live in http.ts.
  */
-import { createWriteStream } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import type { Readable } from "node:stream";
 import { FormData } from "undici";
 import { z } from "zod";
 import { ErrorCodes, SecOpsError, SecOpsInputError, isSecOpsError } from "./errors";
 import { HttpTransport, type RequestSpec } from "./http";
 import { toSettings, type SecOpsClientOptions } from "./options";
+import {
+  exportOptions,
+  exportToFile,
+  type CsvExportOptions,
+  type CsvExportToFileOptions,
+} from "./csv-export";
 import { multipart, names, paging, routes } from "./routes";
 import {
   SORT_DIRECTIONS,
@@ -67,31 +69,6 @@ const commentEditSchema = z.strictObject({
     )
     .optional(),
 });
-
-/** Options of {@link SecOpsClient.exportCasesCsv}. */
-export interface CsvExportOptions {
-  /** Overall deadline of the download in milliseconds (default: none; the idle timeout still applies). */
-  deadlineMs?: number;
-}
-/** Options of {@link SecOpsClient.exportCasesCsvToFile}. */
-export interface CsvExportToFileOptions extends CsvExportOptions {
-  /** Called with the bytes written so far after each chunk. */
-  onProgress?: (bytes: number) => void;
-}
-const csvExportOptionsSchema = z.strictObject({
-  deadlineMs: z
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .positive("must be positive")
-    .optional(),
-});
-
-/** Fails before any request when the folder that would hold `path` does not exist or is not a folder. */
-async function checkFolder(path: string): Promise<void> {
-  const folder = dirname(resolve(path));
-  const info = await stat(folder).catch(() => undefined);
-  if (!info?.isDirectory()) throw new SecOpsInputError("path", `the folder ${folder} does not exist`);
-}
 
 const indicatorOptionsSchema = z.strictObject({ sortDirection: z.enum(SORT_DIRECTIONS).optional() });
 const booleanSchema = z.boolean({ error: "must be a boolean" });
@@ -276,7 +253,7 @@ export class SecOpsClient {
    * `timeoutMs`, only bounds the gaps between chunks).
    */
   async exportCasesCsv(options: CsvExportOptions = {}): Promise<Readable> {
-    const { deadlineMs } = parseInput(csvExportOptionsSchema, options, "options");
+    const { deadlineMs } = exportOptions(options);
     return this.#http.stream({ method: "POST", path: routes.casesExportCsv(), idempotent: true }, deadlineMs);
   }
 
@@ -289,36 +266,7 @@ export class SecOpsClient {
     path: string,
     options: CsvExportToFileOptions | ((bytes: number) => void) = {},
   ): Promise<{ bytes: number }> {
-    parseInput(idSchema, path, "path");
-    // A bare function is the progress callback (the 0.1 signature).
-    const { onProgress, ...rest } = typeof options === "function" ? { onProgress: options } : options;
-    if (onProgress !== undefined && typeof onProgress !== "function")
-      throw new SecOpsInputError("options.onProgress", "must be a function");
-    await checkFolder(path);
-    const source = await this.exportCasesCsv(rest);
-    const partial = `${path}.partial`;
-    let bytes = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        onProgress?.(bytes);
-        done(null, chunk);
-      },
-    });
-    try {
-      await pipeline(source, count, createWriteStream(partial));
-      await rename(partial, path);
-    } catch (err) {
-      await rm(partial, { force: true });
-      // Our own errors and local file errors (EACCES, ENOSPC: they carry a path) pass through as they are.
-      if (err instanceof SecOpsError || (err as NodeJS.ErrnoException)?.path !== undefined) throw err;
-      throw new SecOpsError(
-        ErrorCodes.NETWORK,
-        `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`,
-        { method: "POST", path: routes.casesExportCsv(), cause: err },
-      );
-    }
-    return { bytes };
+    return exportToFile(path, options, (rest) => this.exportCasesCsv(rest));
   }
 
   /** Closes the client's connection pool (not an injected dispatcher). */

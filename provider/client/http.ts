@@ -7,16 +7,9 @@ import { randomUUID } from "node:crypto";
 import { PassThrough, type Readable } from "node:stream";
 import { Agent, type Dispatcher, type FormData } from "undici";
 import { VERSION } from "../version";
-import { TooLargeError, apiErrorBody, checkDeclaredLength, parseJson, readCapped } from "./body";
-import {
-  ErrorCodes,
-  SecOpsAmbiguousError,
-  SecOpsError,
-  SecOpsNetworkError,
-  SecOpsTimeoutError,
-  apiError,
-  redact,
-} from "./errors";
+import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
+import { ErrorCodes, SecOpsTimeoutError } from "./errors";
+import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
 import { logger, type Log } from "./log";
 import {
   Budget,
@@ -24,13 +17,11 @@ import {
   RETRYABLE_STATUSES,
   SlotTimeout,
   backoffMs,
-  errorCodeOf,
   failedBeforeSend,
   parseRetryAfter,
   sleep,
   sleepUntil,
 } from "./retry";
-import { unknownRoute } from "./routes";
 
 /** HTTP methods the API uses. */
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -147,7 +138,7 @@ export class HttpTransport {
                 new SecOpsTimeoutError(ErrorCodes.TIMEOUT, what, { method: spec.method, path: spec.path }),
               );
             }, left);
-      body.on("error", (err) => out.destroy(this.transportError(spec, err)));
+      body.on("error", (err) => out.destroy(transportError(spec, err, this.#settings.timeoutMs)));
       out.once("close", () => {
         clearTimeout(deadline);
         body.destroy();
@@ -179,9 +170,9 @@ export class HttpTransport {
         res = await this.attempt(spec, requestId);
       } catch (err) {
         this.#log?.(spec.method, spec.path, errName(err), attempt, Date.now() - started);
-        if (err instanceof SlotTimeout) throw this.transportError(spec, err);
+        if (err instanceof SlotTimeout) throw transportError(spec, err, this.#settings.timeoutMs);
         if (attempt >= attempts || !(spec.idempotent || failedBeforeSend(err)))
-          throw this.transportError(spec, err);
+          throw transportError(spec, err, this.#settings.timeoutMs);
         await sleep(backoff(attempt));
         continue;
       }
@@ -192,16 +183,16 @@ export class HttpTransport {
           return await onSuccess(res);
         } catch (err) {
           // A failure after a 2xx arrived: the body broke off, is not JSON, or does not fit.
-          const failure = this.transportError(spec, err);
+          const failure = transportError(spec, err, this.#settings.timeoutMs);
           if (err instanceof TooLargeError || !spec.idempotent || attempt >= attempts) throw failure;
           await sleep(backoff(attempt));
           continue;
         }
       }
-      const failure = await this.failure(spec, res);
+      const failure = await failureOf(spec, res);
       // A gateway's 502/504 may come after the upstream applied a non-idempotent write.
       if (!spec.idempotent && GATEWAY_STATUSES.has(res.status))
-        throw this.ambiguous(spec, failure.message, failure);
+        throw ambiguous(spec, failure.message, failure);
       const retryAfter = parseRetryAfter(res.headers["retry-after"]);
       const retryable = RETRYABLE_STATUSES.has(res.status) && attempt < attempts;
       if (!retryable || (retryAfter !== undefined && retryAfter > this.#settings.maxRetryAfterMs))
@@ -258,106 +249,6 @@ export class HttpTransport {
       throw err;
     }
   }
-
-  /** Reads a failed response's body (small, lenient) into the error the caller sees. */
-  private async failure(spec: RequestSpec, res: Attempt): Promise<SecOpsError> {
-    let text: string;
-    try {
-      text = await readCapped(res.body, 64 * 1024, spec).catch(() => "");
-    } finally {
-      res.done();
-    }
-    const body = apiErrorBody(text);
-    const retryAfter = parseRetryAfter(res.headers["retry-after"]);
-    const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
-    const details = { status: res.status, method: spec.method, path: spec.path, apiMessage: body?.message };
-    if ((res.status === 404 || res.status === 405) && unknownRoute(body?.message)) {
-      return new SecOpsError(
-        ErrorCodes.UNSUPPORTED,
-        `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see the README's assumptions table): ${body?.message}`,
-        details,
-      );
-    }
-    // Only the API's own JSON error body means "no such object"; a gateway's or proxy's 404 (HTML,
-    // empty, another JSON shape) proves nothing, and treating it as "gone" would drop live objects.
-    if (res.status === 404 && body?.statusCode !== 404) {
-      const kind = String(res.headers["content-type"] ?? "no content type");
-      return new SecOpsError(
-        ErrorCodes.UNEXPECTED_STATUS,
-        `${spec.method} ${spec.path} failed (404) without the API's JSON error body (${kind}): a gateway or proxy may have answered, so nothing is concluded about the object`,
-        details,
-      );
-    }
-    return apiError(spec.method, spec.path, res.status, body?.message, seconds);
-  }
-
-  /** A write that may or may not have been applied: the caller must reconcile, never blindly re-send. */
-  private ambiguous(spec: RequestSpec, what: string, cause: unknown): SecOpsAmbiguousError {
-    return new SecOpsAmbiguousError(
-      ErrorCodes.AMBIGUOUS,
-      `${what}; the request may have been applied (not re-sent)`,
-      {
-        method: spec.method,
-        path: spec.path,
-        cause,
-      },
-    );
-  }
-
-  /** Maps a thrown transport failure to the error the caller sees. */
-  private transportError(spec: RequestSpec, err: unknown): SecOpsError {
-    if (err instanceof SecOpsError) return err;
-    if (err instanceof SlotTimeout)
-      return new SecOpsTimeoutError(
-        ErrorCodes.TIMEOUT,
-        `${spec.method} ${spec.path}: ${err.message} (not sent)`,
-        {
-          method: spec.method,
-          path: spec.path,
-        },
-      );
-    const timedOut = isTimeout(err);
-    const what = timedOut ? `timed out after ${this.#settings.timeoutMs} ms` : redact(describe(err));
-    const details = { method: spec.method, path: spec.path, cause: err };
-    if (!spec.idempotent && !failedBeforeSend(err))
-      return this.ambiguous(spec, `${spec.method} ${spec.path}: ${what}`, err);
-    if (timedOut)
-      return new SecOpsTimeoutError(ErrorCodes.TIMEOUT, `${spec.method} ${spec.path}: ${what}`, details);
-    return new SecOpsNetworkError(ErrorCodes.NETWORK, `${spec.method} ${spec.path} failed: ${what}`, details);
-  }
-}
-
-/** The abort reason used for our own timeout, so it can be told apart from other aborts. */
-class TimeoutSignal extends Error {
-  constructor() {
-    super("request timed out");
-    this.name = "TimeoutSignal";
-  }
-}
-
-function isTimeout(err: unknown): boolean {
-  if (err instanceof TimeoutSignal) return true;
-  const code = (err as { code?: string })?.code;
-  return (
-    code === "UND_ERR_HEADERS_TIMEOUT" ||
-    code === "UND_ERR_BODY_TIMEOUT" ||
-    code === "UND_ERR_CONNECT_TIMEOUT"
-  );
-}
-
-function describe(err: unknown): string {
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e?.code ?? e?.cause?.code;
-  const msg = e?.message ?? String(err);
-  return code && !msg.includes(code) ? `${msg} (${code})` : msg;
-}
-
-function errName(err: unknown): string {
-  return err instanceof SlotTimeout
-    ? "slot timeout"
-    : isTimeout(err)
-      ? "timeout"
-      : (errorCodeOf(err) ?? "network error");
 }
 
 function queryString(query: RequestSpec["query"]): string {

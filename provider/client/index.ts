@@ -4,6 +4,7 @@
  */
 export { SecOpsClient, type CommentFile, type TimelineCommentEdit } from "./client";
 export type { SecOpsClientOptions } from "./options";
+export type { CsvExportOptions, CsvExportToFileOptions } from "./csv-export";
 export {
   ErrorCodes,
   SecOpsAmbiguousError,

@@ -7,7 +7,6 @@ import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
-import { backoffMs, sleep } from "../client/retry";
 import {
   Failures,
   ProviderRuntime,
@@ -15,9 +14,9 @@ import {
   isPendingId,
   isUnknown,
   partialFailure,
-  pendingId,
   warnOnce,
 } from "./runtime";
+import { claimed, createOnce, identical, listOrExplain, removePendingCreate } from "./hva-reconcile";
 import { route, shim, type Implementation } from "./shim";
 
 /** Arguments of {@link HvaAutomationRule}. */
@@ -59,9 +58,6 @@ export const HVA_LIMITS = { field: 256, search: 4096 } as const;
 const LIMITS = HVA_LIMITS;
 
 const runtime = new ProviderRuntime();
-/** In-process record of rules this process created or adopted, so two resources never claim one rule. */
-const claimed = new Set<string>();
-
 function outputs(rule: HvaRule, inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">): HvaRuleOutputs {
   return {
     field: rule.searchField ?? inputs.field,
@@ -69,115 +65,6 @@ function outputs(rule: HvaRule, inputs: Pick<HvaRuleInputs, "field" | "search" |
     enabled: rule.enabled ?? inputs.enabled,
     teamId: rule.teamId ?? "",
   };
-}
-
-const identical = (r: HvaRule, i: HvaRuleInputs) =>
-  r.searchField === i.field && r.search === i.search && !claimed.has(r.id);
-
-/** Lists rules, or explains that this API cannot (strict-spec). */
-async function listOrExplain(client: SecOpsClient, why: string): Promise<HvaRule[]> {
-  try {
-    return await client.listHvaRules();
-  } catch (err) {
-    if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) {
-      throw new SecOpsError(
-        ErrorCodes.UNSUPPORTED,
-        `${why}, but this API offers no way to list rules (${err.message})`,
-        { cause: err },
-      );
-    }
-    throw err;
-  }
-}
-
-/** Failures of a reconciling list worth another try: the server or the network, not the request. */
-const TRANSIENT: readonly string[] = [
-  ErrorCodes.SERVER,
-  ErrorCodes.NETWORK,
-  ErrorCodes.TIMEOUT,
-  ErrorCodes.RATE_LIMITED,
-  ErrorCodes.RESPONSE_INVALID,
-  ErrorCodes.UNEXPECTED_STATUS,
-];
-/** Tries of the reconciling list, on top of the transport's own retries. */
-const LIST_TRIES = 4;
-
-/** Lists rules for a reconciliation, trying again on transient failures (a 500 on a list is not final). */
-async function listForReconcile(client: SecOpsClient, why: string): Promise<HvaRule[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await listOrExplain(client, why);
-    } catch (err) {
-      const transient = err instanceof SecOpsError && TRANSIENT.includes(err.code);
-      if (!transient || attempt >= LIST_TRIES) throw err;
-      await sleep(backoffMs(attempt, 250, 4_000));
-    }
-  }
-}
-
-/**
- * PUT, reconciling an unknown outcome through the list: an identical unclaimed rule is taken as ours
- * (never a duplicate); none means the PUT did not land, so it is sent again. When the list cannot
- * settle it, the create is recorded as pending (a partial failure under a pending id), never forgotten.
- */
-async function createOnce(client: SecOpsClient, inputs: HvaRuleInputs): Promise<HvaRule> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await client.createHvaRule({ field: inputs.field, search: inputs.search });
-    } catch (err) {
-      // AMBIGUOUS: the PUT may have landed. RESPONSE_INVALID: it landed (2xx) but the answer is unusable.
-      const unknownOutcome =
-        isSecOpsError(err, ErrorCodes.AMBIGUOUS) || isSecOpsError(err, ErrorCodes.RESPONSE_INVALID);
-      if (!unknownOutcome || attempt >= 3) throw unknownOutcome ? pending(inputs, err, undefined) : err;
-      let rules: HvaRule[];
-      try {
-        rules = await listForReconcile(
-          client,
-          `creating HVA rule (${inputs.field}=${inputs.search}) had an unknown outcome (${err.message}); checking for it needs the list`,
-        );
-      } catch (listErr) {
-        if (isSecOpsError(listErr, ErrorCodes.UNSUPPORTED)) throw listErr;
-        throw pending(inputs, err, listErr);
-      }
-      const found = rules.filter((r) => identical(r, inputs));
-      if (found.length > 0) return found[found.length - 1];
-    }
-  }
-}
-
-/** The partial failure that records a create whose outcome could not be settled. */
-function pending(inputs: HvaRuleInputs, err: SecOpsError, listErr: unknown): Error {
-  const why = listErr === undefined ? "" : ` and checking for it failed (${(listErr as Error).message})`;
-  return partialFailure(
-    `HVA rule (${inputs.field}=${inputs.search}) may already exist: creating it had an unknown outcome${why}. It is recorded as a pending create; the next up or destroy looks for it and removes it before the rule is created again (never a duplicate)`,
-    pendingId(),
-    { field: inputs.field, search: inputs.search, enabled: inputs.enabled, teamId: "" },
-    inputs as never,
-    err,
-  );
-}
-
-/**
- * Settles a pending create: the newest identical unclaimed rule (what the interrupted PUT made, if it
- * landed) is deleted, so the create that follows makes exactly one. Nothing found: nothing landed.
- */
-async function removePendingCreate(
-  client: SecOpsClient,
-  props: Pick<HvaRuleInputs, "field" | "search">,
-): Promise<void> {
-  if (typeof props.field !== "string" || typeof props.search !== "string") return;
-  const rules = await listForReconcile(
-    client,
-    `settling an interrupted create of HVA rule (${props.field}=${props.search}) needs the list`,
-  );
-  const found = rules.filter(
-    (r) => r.searchField === props.field && r.search === props.search && !claimed.has(r.id),
-  );
-  const made = found[found.length - 1];
-  if (!made) return;
-  await client.deleteHvaRule(made.id).catch((err: unknown) => {
-    if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
-  });
 }
 
 async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRuleInputs): Promise<HvaRule> {

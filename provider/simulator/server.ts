@@ -1,12 +1,11 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 /**
  * The simulator's HTTP server: routing, authentication, roles, body parsing, fault injection and
  * statistics. Operations are in api.ts, the control API in control.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import busboy from "busboy";
 import { roles } from "../client/routes";
 import * as api from "./api";
+import { TooLarge, readBody, readJson, readMultipart, tokenMatches } from "./bodies";
 import { handleControl } from "./control";
 import { exportCsv } from "./csv";
 import { BEFORE, type Faults, type FaultRule } from "./faults";
@@ -44,7 +43,6 @@ const ROUTES: Route[] = [
 ];
 
 const WRITES = new Set(["PUT", "PATCH", "DELETE"]);
-const MAX_BODY = 16 * 1024 * 1024;
 
 /** Counters served by `/__sim/stats`. */
 export interface Stats {
@@ -236,70 +234,3 @@ export function send(res: ServerResponse, result: api.Result): void {
 }
 
 /** Reads the whole body (bounded). */
-/** Largest attachment accepted (bytes). */
-const ATTACHMENT_LIMIT = 10 * 1024 * 1024;
-
-/** A request body or attachment over a limit: answered 413. */
-class TooLarge extends Error {}
-
-/** Compares control tokens in constant time (hashes first, so lengths never leak either). */
-function tokenMatches(given: string | string[] | undefined, expected: string): boolean {
-  if (typeof given !== "string") return false;
-  const digest = (v: string) => createHash("sha256").update(v).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY) throw new TooLarge("request entity too large");
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const text = await readBody(req);
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`Unexpected token in JSON body: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-function readMultipart(req: IncomingMessage): Promise<NonNullable<api.Ctx["parts"]>> {
-  return new Promise((resolve, reject) => {
-    const parts: NonNullable<api.Ctx["parts"]> = { fields: {}, files: [] };
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: ATTACHMENT_LIMIT, files: 20 } });
-    } catch {
-      reject(new Error("request body must be multipart/form-data"));
-      return;
-    }
-    bb.on("field", (name, value) => (parts.fields[name] = value));
-    bb.on("file", (_name, stream, info) => {
-      const chunks: Buffer[] = [];
-      // Over the limit: 413, never a silently truncated attachment.
-      stream.on("limit", () => {
-        req.unpipe(bb);
-        req.resume();
-        reject(new TooLarge(`attachment ${info.filename ?? ""} is over the ${ATTACHMENT_LIMIT}-byte limit`));
-      });
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () =>
-        parts.files.push({
-          filename: info.filename ?? "",
-          contentType: info.mimeType,
-          data: Buffer.concat(chunks),
-        }),
-      );
-    });
-    bb.on("error", reject);
-    bb.on("close", () => resolve(parts));
-    req.pipe(bb);
-  });
-}

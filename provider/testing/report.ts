@@ -1,5 +1,5 @@
 /** Pulumi-like report lines for the offline runner's steps. */
-import type { Op, Step } from "./runner";
+import type { Op, Step } from "./plan";
 
 const short = (type: string) => type.replace(/^pulumi-nodejs:dynamic\//, "");
 

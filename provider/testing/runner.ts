@@ -6,58 +6,23 @@
  * (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in inputs),
  * no checkpoints beyond rewriting the state file after every step, no `pulumi import`.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
 import { DynamicProviderHost, InitFailedError, secret } from "./host";
+import {
+  errorText,
+  readState,
+  upsert,
+  writeState,
+  type PendingCreate,
+  type State,
+  type StateResource,
+} from "./state";
+
+export type { PendingCreate, State, StateResource } from "./state";
+export type { Op, Step } from "./plan";
+import { changed, describe, planSteps, visible, type Op, type Planned, type Step } from "./plan";
 import { evaluateProgram, projectName, type DeclaredResource, type ProgramSource } from "./program";
-
-/** One resource in the state file. */
-export interface StateResource {
-  urn: string;
-  type: string;
-  name: string;
-  id: string;
-  inputs: Record<string, unknown>;
-  outputs: Record<string, unknown>;
-}
-
-/**
- * A create that was sent and whose answer was never recorded (the runner died mid-create). Written
- * before the create, removed once its outcome is in the state; settled on the next up, refresh or
- * destroy before anything else happens to that resource (as Pulumi's pending operations are).
- */
-export interface PendingCreate {
-  urn: string;
-  type: string;
-  name: string;
-  inputs: Record<string, unknown>;
-  /** When the create was started (ISO 8601). */
-  at: string;
-}
-
-/** The state file. */
-export interface State {
-  version: 1;
-  resources: StateResource[];
-  /** Creates in flight when the state was last written (present only while there are some). */
-  pending?: PendingCreate[];
-}
-
-/** What a step does. */
-export type Op = "create" | "update" | "replace" | "delete" | "same" | "drift" | "gone" | "check-failed";
-
-/** One step of a run. */
-export interface Step {
-  op: Op;
-  urn: string;
-  type: string;
-  name: string;
-  /** Changed properties (update, replace, drift), e.g. `enabled: true → false`. */
-  changes: string[];
-  ok: boolean;
-  error?: string;
-}
 
 /** Options of {@link LifecycleRunner}. */
 export interface RunnerOptions {
@@ -74,10 +39,6 @@ export interface RunnerOptions {
   project?: string;
   stack?: string;
 }
-
-const visible = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
-const fmt = (v: unknown) => JSON.stringify(v);
 
 /** Runs a program's lifecycle through the real host. Call {@link close} when done. */
 export class LifecycleRunner {
@@ -101,8 +62,7 @@ export class LifecycleRunner {
 
   /** The state as stored. */
   state(): State {
-    if (!existsSync(this.options.statePath)) return { version: 1, resources: [] };
-    return JSON.parse(readFileSync(this.options.statePath, "utf8")) as State;
+    return readState(this.options.statePath);
   }
 
   /** Check and Diff only: what `up` would do. Never creates, updates or deletes anything. */
@@ -237,55 +197,7 @@ export class LifecycleRunner {
 
   private async plan(): Promise<Planned[]> {
     const declared = await this.declared();
-    const host = await this.ensureHost();
-    const state = this.state();
-    const planned: Planned[] = [];
-    for (const d of declared) {
-      const old = state.resources.find((r) => r.urn === d.urn);
-      const step: Step = { ...describe(d), op: "create", changes: [], ok: true };
-      let checked: Awaited<ReturnType<DynamicProviderHost["check"]>>;
-      try {
-        checked = await host.check(d.urn, old?.inputs ?? {}, d.inputs);
-      } catch (err) {
-        // One resource's failure (e.g. inputs over the gRPC message limit) fails its step only.
-        step.op = "check-failed";
-        step.ok = false;
-        step.error = errorText(err);
-        planned.push({ step, declared: d, old });
-        continue;
-      }
-      if (checked.failures.length) {
-        step.op = "check-failed";
-        step.ok = false;
-        step.error = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
-      } else if (old) {
-        const diff = await host.diff(old.id, d.urn, old.outputs, checked.inputs);
-        step.op = diff.replaces.length ? "replace" : diff.changes ? "update" : "same";
-        // Input-only settings (e.g. adoptExisting) have no output to compare with.
-        const keys = diff.replaces.length
-          ? diff.replaces
-          : Object.keys(visible(checked.inputs)).filter((k) => k in old.outputs);
-        if (step.op !== "same")
-          step.changes = changed(pick(visible(old.outputs), keys), pick(visible(checked.inputs), keys));
-        planned.push({
-          step,
-          declared: d,
-          inputs: checked.inputs,
-          old,
-          deleteBeforeReplace: diff.deleteBeforeReplace,
-        });
-        continue;
-      }
-      planned.push({ step, declared: d, inputs: checked.inputs, old });
-    }
-    for (const r of state.resources) {
-      if (!declared.some((d) => d.urn === r.urn))
-        planned.push({
-          step: { op: "delete", urn: r.urn, type: r.type, name: r.name, changes: [], ok: true },
-          old: r,
-        });
-    }
-    return planned;
+    return planSteps(await this.ensureHost(), declared, this.state());
   }
 
   /**
@@ -362,46 +274,6 @@ export class LifecycleRunner {
   }
 
   private save(state: State): void {
-    const tmp = `${this.options.statePath}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
-    renameSync(tmp, this.options.statePath);
+    writeState(this.options.statePath, state);
   }
-}
-
-interface Planned {
-  step: Step;
-  declared?: DeclaredResource;
-  inputs?: Record<string, unknown>;
-  old?: StateResource;
-  deleteBeforeReplace?: boolean;
-}
-
-/** A host error as a user reads it: gRPC's status prefix dropped, the message-size limit named. */
-export function errorText(err: unknown): string {
-  const e = err as { code?: number; details?: string; message?: string };
-  // grpc-js: code 8 is RESOURCE_EXHAUSTED (a message over the 4 MiB default limit).
-  if (e?.code === 8)
-    return `the inputs are too large to send to the provider (over the 4 MiB gRPC message limit): ${e.details ?? e.message}`;
-  return String(e?.details ?? e?.message ?? err).replace(/^\d+ [A-Z_]+: /, "");
-}
-
-function describe(d: { urn: string; type: string; name: string }) {
-  return { urn: d.urn, type: d.type, name: d.name };
-}
-
-function upsert(state: State, r: StateResource): void {
-  const i = state.resources.findIndex((x) => x.urn === r.urn);
-  if (i >= 0) state.resources[i] = r;
-  else state.resources.push(r);
-}
-
-function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.map((k) => [k, o[k]]));
-}
-
-function changed(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return keys
-    .filter((k) => fmt(before[k]) !== fmt(after[k]))
-    .map((k) => `${k}: ${fmt(before[k])} → ${fmt(after[k])}`);
 }

@@ -132,7 +132,10 @@ async function useClient(cl: client.SecOpsClient): Promise<void> {
     client.DETECTION_ENUMS.status,
   ];
   void [extra, update, attachment, sf, parts, page, body, counted, enums, open, known];
-  await cl.exportCasesCsvToFile("/tmp/cases.csv");
+  const toFile: secops.CsvExportToFileOptions & client.CsvExportToFileOptions = { deadlineMs: 60_000 };
+  const streamed: secops.CsvExportOptions & client.CsvExportOptions = { deadlineMs: 60_000 };
+  await cl.exportCasesCsvToFile("/tmp/cases.csv", { ...toFile, onProgress: (n) => void n });
+  (await cl.exportCasesCsv(streamed)).destroy();
   (await cl.exportCasesCsv()).destroy();
   await cl.close();
 }

@@ -1,0 +1,81 @@
+/**
+ * Streaming the CSV export to a file: `<path>.partial`, renamed when complete, the folder checked
+ * before anything is sent, progress reported per chunk.
+ */
+import { createWriteStream } from "node:fs";
+import { rename, rm, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { z } from "zod";
+import { ErrorCodes, SecOpsError, SecOpsInputError } from "./errors";
+import { routes } from "./routes";
+import { idSchema, parseInput } from "./schemas";
+
+/** Options of {@link SecOpsClient.exportCasesCsv}. */
+export interface CsvExportOptions {
+  /** Overall deadline of the download in milliseconds (default: none; the idle timeout still applies). */
+  deadlineMs?: number;
+}
+/** Options of {@link SecOpsClient.exportCasesCsvToFile}. */
+export interface CsvExportToFileOptions extends CsvExportOptions {
+  /** Called with the bytes written so far after each chunk. */
+  onProgress?: (bytes: number) => void;
+}
+const csvExportOptionsSchema = z.strictObject({
+  deadlineMs: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .positive("must be positive")
+    .optional(),
+});
+
+/** Fails before any request when the folder that would hold `path` does not exist or is not a folder. */
+async function checkFolder(path: string): Promise<void> {
+  const folder = dirname(resolve(path));
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) throw new SecOpsInputError("path", `the folder ${folder} does not exist`);
+}
+
+/** Checks the options of an export before anything is sent (SECOPS_INVALID_INPUT naming the field). */
+export function exportOptions(options: unknown): CsvExportOptions {
+  return parseInput(csvExportOptionsSchema, options, "options");
+}
+
+/** Streams `open()`'s export to `path` (see {@link SecOpsClient.exportCasesCsvToFile}). */
+export async function exportToFile(
+  path: string,
+  options: CsvExportToFileOptions | ((bytes: number) => void),
+  open: (options: CsvExportOptions) => Promise<Readable>,
+): Promise<{ bytes: number }> {
+  parseInput(idSchema, path, "path");
+  // A bare function is the progress callback (the 0.1 signature).
+  const { onProgress, ...rest } = typeof options === "function" ? { onProgress: options } : options;
+  if (onProgress !== undefined && typeof onProgress !== "function")
+    throw new SecOpsInputError("options.onProgress", "must be a function");
+  await checkFolder(path);
+  const source = await open(rest);
+  const partial = `${path}.partial`;
+  let bytes = 0;
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      onProgress?.(bytes);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, count, createWriteStream(partial));
+    await rename(partial, path);
+  } catch (err) {
+    await rm(partial, { force: true });
+    // Our own errors and local file errors (EACCES, ENOSPC: they carry a path) pass through as they are.
+    if (err instanceof SecOpsError || (err as NodeJS.ErrnoException)?.path !== undefined) throw err;
+    throw new SecOpsError(
+      ErrorCodes.NETWORK,
+      `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`,
+      { method: "POST", path: routes.casesExportCsv(), cause: err },
+    );
+  }
+  return { bytes };
+}

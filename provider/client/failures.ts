@@ -1,0 +1,133 @@
+/**
+ * What the caller sees when an attempt fails: the API's error body read into the API-error class, a
+ * transport failure into the network or timeout class, a write that may have landed into the
+ * ambiguous class. Split from http.ts, which owns the sending and the retry loop.
+ */
+import type { Dispatcher } from "undici";
+import { apiErrorBody, readCapped } from "./body";
+import {
+  ErrorCodes,
+  SecOpsAmbiguousError,
+  SecOpsError,
+  SecOpsNetworkError,
+  SecOpsTimeoutError,
+  apiError,
+  redact,
+} from "./errors";
+import { SlotTimeout, errorCodeOf, failedBeforeSend, parseRetryAfter } from "./retry";
+import { unknownRoute } from "./routes";
+
+/** The request a failure belongs to. */
+export interface FailedRequest {
+  method: string;
+  path: string;
+  idempotent: boolean;
+}
+
+/** A non-2xx answer, for {@link failureOf}. */
+export interface FailedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData["body"];
+  done: () => void;
+}
+
+/** Reads a failed response's body (small, lenient) into the error the caller sees. */
+export async function failureOf(spec: FailedRequest, res: FailedAnswer): Promise<SecOpsError> {
+  let text: string;
+  try {
+    text = await readCapped(res.body, 64 * 1024, spec).catch(() => "");
+  } finally {
+    res.done();
+  }
+  const body = apiErrorBody(text);
+  const retryAfter = parseRetryAfter(res.headers["retry-after"]);
+  const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
+  const details = { status: res.status, method: spec.method, path: spec.path, apiMessage: body?.message };
+  if ((res.status === 404 || res.status === 405) && unknownRoute(body?.message)) {
+    return new SecOpsError(
+      ErrorCodes.UNSUPPORTED,
+      `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see the README's assumptions table): ${body?.message}`,
+      details,
+    );
+  }
+  // Only the API's own JSON error body means "no such object"; a gateway's or proxy's 404 (HTML,
+  // empty, another JSON shape) proves nothing, and treating it as "gone" would drop live objects.
+  if (res.status === 404 && body?.statusCode !== 404) {
+    const kind = String(res.headers["content-type"] ?? "no content type");
+    return new SecOpsError(
+      ErrorCodes.UNEXPECTED_STATUS,
+      `${spec.method} ${spec.path} failed (404) without the API's JSON error body (${kind}): a gateway or proxy may have answered, so nothing is concluded about the object`,
+      details,
+    );
+  }
+  return apiError(spec.method, spec.path, res.status, body?.message, seconds);
+}
+
+/** A write that may or may not have been applied: the caller must reconcile, never blindly re-send. */
+export function ambiguous(spec: FailedRequest, what: string, cause: unknown): SecOpsAmbiguousError {
+  return new SecOpsAmbiguousError(
+    ErrorCodes.AMBIGUOUS,
+    `${what}; the request may have been applied (not re-sent)`,
+    {
+      method: spec.method,
+      path: spec.path,
+      cause,
+    },
+  );
+}
+
+/** Maps a thrown transport failure to the error the caller sees. */
+export function transportError(spec: FailedRequest, err: unknown, timeoutMs: number): SecOpsError {
+  if (err instanceof SecOpsError) return err;
+  if (err instanceof SlotTimeout)
+    return new SecOpsTimeoutError(
+      ErrorCodes.TIMEOUT,
+      `${spec.method} ${spec.path}: ${err.message} (not sent)`,
+      {
+        method: spec.method,
+        path: spec.path,
+      },
+    );
+  const timedOut = isTimeout(err);
+  const what = timedOut ? `timed out after ${timeoutMs} ms` : redact(describe(err));
+  const details = { method: spec.method, path: spec.path, cause: err };
+  if (!spec.idempotent && !failedBeforeSend(err))
+    return ambiguous(spec, `${spec.method} ${spec.path}: ${what}`, err);
+  if (timedOut)
+    return new SecOpsTimeoutError(ErrorCodes.TIMEOUT, `${spec.method} ${spec.path}: ${what}`, details);
+  return new SecOpsNetworkError(ErrorCodes.NETWORK, `${spec.method} ${spec.path} failed: ${what}`, details);
+}
+
+/** The abort reason used for our own timeout, so it can be told apart from other aborts. */
+export class TimeoutSignal extends Error {
+  constructor() {
+    super("request timed out");
+    this.name = "TimeoutSignal";
+  }
+}
+
+function isTimeout(err: unknown): boolean {
+  if (err instanceof TimeoutSignal) return true;
+  const code = (err as { code?: string })?.code;
+  return (
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT"
+  );
+}
+
+function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  const msg = e?.message ?? String(err);
+  return code && !msg.includes(code) ? `${msg} (${code})` : msg;
+}
+
+export function errName(err: unknown): string {
+  return err instanceof SlotTimeout
+    ? "slot timeout"
+    : isTimeout(err)
+      ? "timeout"
+      : (errorCodeOf(err) ?? "network error");
+}
