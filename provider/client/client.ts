@@ -4,20 +4,13 @@
  * (SECOPS_RESPONSE_INVALID naming the JSON path). Transport concerns live in http.ts.
  */
 import type { Readable } from "node:stream";
-import { FormData } from "undici";
-import { z } from "zod";
+import type { z } from "zod";
 import { ErrorCodes, SecOpsError, SecOpsInputError, isSecOpsError } from "./errors";
 import { HttpTransport, type RequestSpec } from "./http";
 import { toSettings, type SecOpsClientOptions } from "./options";
-import {
-  exportOptions,
-  exportToFile,
-  type CsvExportOptions,
-  type CsvExportToFileOptions,
-} from "./csv-export";
+import { exportToFile, type CsvExportOptions, type CsvExportToFileOptions } from "./csv-export";
 import { multipart, names, paging, routes } from "./routes";
 import {
-  SORT_DIRECTIONS,
   type Detection,
   type DirectoryUser,
   type DirectoryUserUpdate,
@@ -28,21 +21,7 @@ import {
   type SortDirection,
   type TimelineComment,
 } from "./types";
-import {
-  directoryUserSchema,
-  directoryUserUpdateSchema,
-  hvaRuleCreateSchema,
-  hvaRuleListSchema,
-  hvaRuleSchema,
-  idSchema,
-  identitySchema,
-  integrationCountSchema,
-  integrationFilterSchema,
-  parseInput,
-  parseResponse,
-  threatIndicatorPageSchema,
-  timelineCommentSchema,
-} from "./schemas";
+import { undici, validation as V } from "./lazy";
 
 /** A file attached to a timeline comment. */
 export interface CommentFile {
@@ -56,22 +35,6 @@ export interface TimelineCommentEdit {
   content?: string;
   files?: CommentFile[];
 }
-
-const commentEditSchema = z.strictObject({
-  content: z.string().optional(),
-  files: z
-    .array(
-      z.strictObject({
-        filename: z.string().min(1, "must be a non-empty string"),
-        contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as image/png"),
-        data: z.instanceof(Uint8Array, { error: "must be a Uint8Array" }),
-      }),
-    )
-    .optional(),
-});
-
-const indicatorOptionsSchema = z.strictObject({ sortDirection: z.enum(SORT_DIRECTIONS).optional() });
-const booleanSchema = z.boolean({ error: "must be a boolean" });
 
 /** A typed client for the Security Operations Service API. */
 export class SecOpsClient {
@@ -87,7 +50,7 @@ export class SecOpsClient {
   async getIdentity(): Promise<Identity> {
     const identity = await this.request(
       { method: "GET", path: routes.authMe(), idempotent: true },
-      identitySchema,
+      V().identitySchema,
     );
     this.#identityCache = Promise.resolve(identity);
     return identity;
@@ -104,21 +67,21 @@ export class SecOpsClient {
 
   /** GET /v1/directory/{id} (assumed route): one directory user. */
   async getDirectoryUser(id: string): Promise<DirectoryUser> {
-    const path = routes.directoryUser(parseInput(idSchema, id, "id"));
-    return this.request({ method: "GET", path, idempotent: true }, directoryUserSchema);
+    const path = routes.directoryUser(V().parseInput(V().idSchema, id, "id"));
+    return this.request({ method: "GET", path, idempotent: true }, V().directoryUserSchema);
   }
 
   /** PATCH /v1/directory/{id}: sets any of the three flags; at least one must be given. */
   async updateDirectoryUser(id: string, update: DirectoryUserUpdate): Promise<DirectoryUser> {
-    const path = routes.directoryUser(parseInput(idSchema, id, "id"));
-    const json = parseInput(directoryUserUpdateSchema, update, "update");
+    const path = routes.directoryUser(V().parseInput(V().idSchema, id, "id"));
+    const json = V().parseInput(V().directoryUserUpdateSchema, update, "update");
     if (Object.keys(json).length === 0) {
       throw new SecOpsInputError(
         "update",
         "set at least one of needsChatOpsWelcome, chatOpsOnboardingUser, credentialsExposed",
       );
     }
-    return this.request({ method: "PATCH", path, json, idempotent: true }, directoryUserSchema);
+    return this.request({ method: "PATCH", path, json, idempotent: true }, V().directoryUserSchema);
   }
 
   /**
@@ -126,7 +89,7 @@ export class SecOpsClient {
    * service-provider callers; for any other caller it is rejected before anything is sent.
    */
   async countIntegrations(filter: IntegrationFilter = {}): Promise<number> {
-    const f = parseInput(integrationFilterSchema, filter, "filter");
+    const f = V().parseInput(V().integrationFilterSchema, filter, "filter");
     if (f.serviceProviderScope !== undefined) {
       const me = await this.identity();
       if (me.serviceProvider !== true) {
@@ -142,18 +105,18 @@ export class SecOpsClient {
     if (serviceProviderScope !== undefined) json[names.serviceProviderScope] = serviceProviderScope;
     const path = routes.integrationCount();
     // A count changes nothing: safe to re-send after a failure.
-    return (await this.request({ method: "POST", path, json, idempotent: true }, integrationCountSchema))
+    return (await this.request({ method: "POST", path, json, idempotent: true }, V().integrationCountSchema))
       .totalCount;
   }
 
   /** PATCH /v1/timeline/comments/{id} (multipart): edits the text and optionally replaces attachments. */
   async editTimelineComment(id: string, edit: TimelineCommentEdit): Promise<TimelineComment> {
-    const path = routes.timelineComment(parseInput(idSchema, id, "id"));
-    const e = parseInput(commentEditSchema, edit, "edit");
+    const path = routes.timelineComment(V().parseInput(V().idSchema, id, "id"));
+    const e = V().parseInput(V().commentEditSchema, edit, "edit");
     if (e.content === undefined && e.files === undefined)
       throw new SecOpsInputError("edit", "set content, files or both");
     const form = () => {
-      const fd = new FormData();
+      const fd = new (undici().FormData)();
       if (e.content !== undefined) fd.append(multipart.content, e.content);
       if (e.files !== undefined) {
         fd.append(multipart.filesManifest, JSON.stringify(e.files.map((f) => f.filename)));
@@ -162,28 +125,28 @@ export class SecOpsClient {
       }
       return fd;
     };
-    return this.request({ method: "PATCH", path, form, idempotent: true }, timelineCommentSchema);
+    return this.request({ method: "PATCH", path, form, idempotent: true }, V().timelineCommentSchema);
   }
 
   /** PUT /endpoint/hva/automation: creates a rule. Never re-sent once it may have arrived (SECOPS_AMBIGUOUS). */
   async createHvaRule(rule: HvaRuleCreate): Promise<HvaRule> {
-    const json = parseInput(hvaRuleCreateSchema, rule, "rule");
+    const json = V().parseInput(V().hvaRuleCreateSchema, rule, "rule");
     const path = routes.hvaRules();
-    return this.request({ method: "PUT", path, json, idempotent: false }, hvaRuleSchema);
+    return this.request({ method: "PUT", path, json, idempotent: false }, V().hvaRuleSchema);
   }
 
   /** PATCH /endpoint/hva/automation/{id}: enables or disables a rule. */
   async setHvaRuleEnabled(id: string, enabled: boolean): Promise<HvaRule> {
-    const path = routes.hvaRule(parseInput(idSchema, id, "id"));
-    const json = { enabled: parseInput(booleanSchema, enabled, "enabled") };
-    return this.request({ method: "PATCH", path, json, idempotent: true }, hvaRuleSchema);
+    const path = routes.hvaRule(V().parseInput(V().idSchema, id, "id"));
+    const json = { enabled: V().parseInput(V().booleanSchema, enabled, "enabled") };
+    return this.request({ method: "PATCH", path, json, idempotent: true }, V().hvaRuleSchema);
   }
 
   /** GET /endpoint/hva/automation/{id} (assumed route): the rule, or undefined when it is gone. */
   async getHvaRule(id: string): Promise<HvaRule | undefined> {
-    const path = routes.hvaRule(parseInput(idSchema, id, "id"));
+    const path = routes.hvaRule(V().parseInput(V().idSchema, id, "id"));
     try {
-      return await this.request({ method: "GET", path, idempotent: true }, hvaRuleSchema);
+      return await this.request({ method: "GET", path, idempotent: true }, V().hvaRuleSchema);
     } catch (err) {
       if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return undefined;
       throw err;
@@ -193,12 +156,12 @@ export class SecOpsClient {
   /** GET /endpoint/hva/automation (assumed route): every rule of the caller's team. */
   async listHvaRules(): Promise<HvaRule[]> {
     const path = routes.hvaRules();
-    return this.request({ method: "GET", path, idempotent: true }, hvaRuleListSchema);
+    return this.request({ method: "GET", path, idempotent: true }, V().hvaRuleListSchema);
   }
 
   /** DELETE /endpoint/hva/automation/{id} (assumed route). A missing rule fails with SECOPS_NOT_FOUND. */
   async deleteHvaRule(id: string): Promise<void> {
-    const path = routes.hvaRule(parseInput(idSchema, id, "id"));
+    const path = routes.hvaRule(V().parseInput(V().idSchema, id, "id"));
     await this.#http.json({ method: "DELETE", path, idempotent: true, ignoreBody: true }, () => undefined);
   }
 
@@ -210,8 +173,8 @@ export class SecOpsClient {
     caseId: string,
     options: { sortDirection?: SortDirection } = {},
   ): Promise<{ data: Detection[]; totalCount: number }> {
-    const path = routes.caseThreatIndicators(parseInput(idSchema, caseId, "caseId"));
-    const { sortDirection } = parseInput(indicatorOptionsSchema, options, "options");
+    const path = routes.caseThreatIndicators(V().parseInput(V().idSchema, caseId, "caseId"));
+    const { sortDirection } = V().parseInput(V().indicatorOptionsSchema, options, "options");
     const seen = new Set<string>();
     const data: Detection[] = [];
     for (let page = paging.firstPage, n = 0; n < paging.maxPages; page++, n++) {
@@ -222,7 +185,7 @@ export class SecOpsClient {
       };
       const result = await this.request(
         { method: "GET", path, query, idempotent: true },
-        threatIndicatorPageSchema,
+        V().threatIndicatorPageSchema,
       );
       const totalCount = result.totalCount;
       let fresh = 0;
@@ -253,7 +216,7 @@ export class SecOpsClient {
    * `timeoutMs`, only bounds the gaps between chunks).
    */
   async exportCasesCsv(options: CsvExportOptions = {}): Promise<Readable> {
-    const { deadlineMs } = exportOptions(options);
+    const { deadlineMs } = V().exportOptions(options);
     return this.#http.stream({ method: "POST", path: routes.casesExportCsv(), idempotent: true }, deadlineMs);
   }
 
@@ -276,6 +239,6 @@ export class SecOpsClient {
 
   /** Sends a request and validates its answer (re-sent by the transport's one retry loop when unusable). */
   private request<T extends z.ZodType>(spec: RequestSpec, schema: T): Promise<z.output<T>> {
-    return this.#http.json(spec, (body) => parseResponse(schema, body, spec.method, spec.path));
+    return this.#http.json(spec, (body) => V().parseResponse(schema, body, spec.method, spec.path));
   }
 }

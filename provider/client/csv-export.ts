@@ -7,10 +7,9 @@ import { rename, rm, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { z } from "zod";
 import { ErrorCodes, SecOpsError, SecOpsInputError } from "./errors";
 import { routes } from "./routes";
-import { idSchema, parseInput } from "./schemas";
+import { validation } from "./lazy";
 
 /** Options of {@link SecOpsClient.exportCasesCsv}. */
 export interface CsvExportOptions {
@@ -22,24 +21,11 @@ export interface CsvExportToFileOptions extends CsvExportOptions {
   /** Called with the bytes written so far after each chunk. */
   onProgress?: (bytes: number) => void;
 }
-const csvExportOptionsSchema = z.strictObject({
-  deadlineMs: z
-    .number({ error: "must be a number" })
-    .int("must be an integer")
-    .positive("must be positive")
-    .optional(),
-});
-
 /** Fails before any request when the folder that would hold `path` does not exist or is not a folder. */
 async function checkFolder(path: string): Promise<void> {
   const folder = dirname(resolve(path));
   const info = await stat(folder).catch(() => undefined);
   if (!info?.isDirectory()) throw new SecOpsInputError("path", `the folder ${folder} does not exist`);
-}
-
-/** Checks the options of an export before anything is sent (SECOPS_INVALID_INPUT naming the field). */
-export function exportOptions(options: unknown): CsvExportOptions {
-  return parseInput(csvExportOptionsSchema, options, "options");
 }
 
 /** Streams `open()`'s export to `path` (see {@link SecOpsClient.exportCasesCsvToFile}). */
@@ -48,7 +34,7 @@ export async function exportToFile(
   options: CsvExportToFileOptions | ((bytes: number) => void),
   open: (options: CsvExportOptions) => Promise<Readable>,
 ): Promise<{ bytes: number }> {
-  parseInput(idSchema, path, "path");
+  validation().parseInput(validation().idSchema, path, "path");
   // A bare function is the progress callback (the 0.1 signature).
   const { onProgress, ...rest } = typeof options === "function" ? { onProgress: options } : options;
   if (onProgress !== undefined && typeof onProgress !== "function")

@@ -5,11 +5,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { PassThrough, type Readable } from "node:stream";
-import { Agent, type Dispatcher, type FormData } from "undici";
+import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
 import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
 import { ErrorCodes, SecOpsTimeoutError } from "./errors";
 import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
+import { undici } from "./lazy";
 import { logger, type Log } from "./log";
 import {
   Budget,
@@ -92,7 +93,7 @@ export class HttpTransport {
     // Keep-alive with at most maxConcurrency sockets per origin: 1,000 concurrent creates reuse them.
     this.#dispatcher =
       dispatcher ??
-      new Agent({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
+      new (undici().Agent)({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
     this.#budget = new Budget(settings.maxConcurrency);
     this.#userAgent = `pulumi-secops/${VERSION}${settings.userAgent ? ` ${settings.userAgent}` : ""}`;
     this.#log = logger();

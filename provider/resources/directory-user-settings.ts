@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
-import { isDotSegment } from "../client/schemas/common";
+import { isDotSegment } from "../client/ids";
 import type { DirectoryUser } from "../client/types";
 import { isPendingId, Failures, ProviderRuntime, explainForbidden, isUnknown, warnOnce } from "./runtime";
 import { route, shim, type Implementation } from "./shim";

@@ -7,6 +7,9 @@
  */
 import { z } from "zod";
 import { ErrorCodes, SecOpsInputError, SecOpsResponseError } from "../errors";
+import { LONE_SURROGATE, isDotSegment } from "../ids";
+
+export { isDotSegment } from "../ids";
 
 /** Space-separated words of a string literal, as a union type. */
 type Words<S extends string> = S extends `${infer H} ${infer R}` ? H | Words<R> : S;
@@ -120,18 +123,3 @@ export const idSchema = z
     (v) => !isDotSegment(v),
     "must not be . or .. (or decode to them): that would address another route",
   );
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** True for `.` and `..`, also when percent-encoded (`%2e`, `%2E%2e`, ...). */
-export function isDotSegment(v: string): boolean {
-  let decoded = v;
-  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(decoded); i++) {
-    try {
-      decoded = decodeURIComponent(decoded);
-    } catch {
-      break;
-    }
-  }
-  return decoded === "." || decoded === ".." || v === "." || v === "..";
-}

@@ -1,0 +1,43 @@
+/**
+ * Every zod use of the client in one module, loaded on the first call (see lazy.ts): requiring the
+ * package stays cheap, and validation code loads only when something is validated.
+ */
+import { z } from "zod";
+import type { CsvExportOptions } from "./csv-export";
+import { SORT_DIRECTIONS } from "./types";
+
+export * from "./schemas";
+import { parseInput } from "./schemas";
+
+/** The argument of editTimelineComment. */
+export const commentEditSchema = z.strictObject({
+  content: z.string().optional(),
+  files: z
+    .array(
+      z.strictObject({
+        filename: z.string().min(1, "must be a non-empty string"),
+        contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type such as image/png"),
+        data: z.instanceof(Uint8Array, { error: "must be a Uint8Array" }),
+      }),
+    )
+    .optional(),
+});
+
+/** The options of listCaseThreatIndicators. */
+export const indicatorOptionsSchema = z.strictObject({ sortDirection: z.enum(SORT_DIRECTIONS).optional() });
+/** A boolean argument. */
+export const booleanSchema = z.boolean({ error: "must be a boolean" });
+
+/** The options of the CSV export. */
+export const csvExportOptionsSchema = z.strictObject({
+  deadlineMs: z
+    .number({ error: "must be a number" })
+    .int("must be an integer")
+    .positive("must be positive")
+    .optional(),
+});
+
+/** Checks the options of an export before anything is sent (SECOPS_INVALID_INPUT naming the field). */
+export function exportOptions(options: unknown): CsvExportOptions {
+  return parseInput(csvExportOptionsSchema, options, "options");
+}
