@@ -8,6 +8,7 @@
  *   sockets for 1,000 concurrent creates via the host (target <= maxConcurrency = 8)
  *   validating 5,000 full detections / JSON.parse     (target <= 2x)
  *   CSV export: peak RSS growth / export size growth  (target: flat, far below 1)
+ *   cold require of the package / of @pulumi/pulumi    (target <= 1.10x)
  */
 "use strict";
 const { spawn } = require("node:child_process");
@@ -226,6 +227,31 @@ async function csvBench(work) {
   );
 }
 
+/** Cold `require` of the package vs of @pulumi/pulumi alone: 10 fresh processes each, medians. */
+function coldRequireBench() {
+  const { execFileSync } = require("node:child_process");
+  const timeOf = (mod) =>
+    Number(
+      execFileSync(process.execPath, [
+        "-e",
+        `const t = process.hrtime.bigint(); require(${JSON.stringify(mod)}); console.log(Number(process.hrtime.bigint() - t) / 1e6)`,
+      ]),
+    );
+  const pkg = [];
+  const pulumi = [];
+  for (let i = 0; i < 10; i++) {
+    pulumi.push(timeOf(require.resolve("@pulumi/pulumi")));
+    pkg.push(timeOf(join(ROOT, "dist", "index.js")));
+  }
+  const ratio = median(pkg) / median(pulumi);
+  report(
+    "cold require of the package / of @pulumi/pulumi (10 processes each, medians)",
+    `${ratio.toFixed(2)}x (${median(pkg).toFixed(0)} / ${median(pulumi).toFixed(0)} ms)`,
+    "<= 1.10x",
+    ratio <= 1.1,
+  );
+}
+
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "secops-bench-"));
   linkPackage(work, ROOT);
@@ -234,6 +260,7 @@ async function main() {
     await providerOverheadBench(work);
     validationBench();
     await csvBench(work);
+    coldRequireBench();
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
