@@ -16,6 +16,7 @@ import {
   partialFailure,
   warnOnce,
 } from "./runtime";
+import { RuleListCache } from "./hva-list-cache";
 import { claimed, createOnce, identical, listOrExplain, removePendingCreate } from "./hva-reconcile";
 import { route, shim, type Implementation } from "./shim";
 
@@ -58,6 +59,17 @@ export const HVA_LIMITS = { field: 256, search: 4096 } as const;
 const LIMITS = HVA_LIMITS;
 
 const runtime = new ProviderRuntime();
+const listCache = new RuleListCache();
+
+/** Runs a write with the list cache dropped before and after it, so no read returns pre-write data. */
+async function writing<T>(write: () => Promise<T>): Promise<T> {
+  listCache.invalidate();
+  try {
+    return await write();
+  } finally {
+    listCache.invalidate();
+  }
+}
 function outputs(rule: HvaRule, inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">): HvaRuleOutputs {
   return {
     field: rule.searchField ?? inputs.field,
@@ -122,7 +134,7 @@ export const provider: Implementation = {
 
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
     const client = await runtime.client();
-    return createRule(client, inputs).catch(async (err: unknown) => {
+    return writing(() => createRule(client, inputs)).catch(async (err: unknown) => {
       throw await explainForbidden(client, err);
     });
   },
@@ -130,6 +142,9 @@ export const provider: Implementation = {
   async read(id: string, props: HvaRuleOutputs): Promise<pulumi.dynamic.ReadResult<HvaRuleOutputs>> {
     if (isPendingId(id)) return { id, props }; // kept until the next up or destroy settles it
     const client = await runtime.client();
+    const listed = (await listCache.rules(client))?.get(id);
+    if (listed) return { id, props: outputs(listed, props) };
+    // Not in the list (or no list): a GET tells "deleted" from "not listed".
     let rule: HvaRule | undefined;
     try {
       rule = await client.getHvaRule(id);
@@ -150,38 +165,42 @@ export const provider: Implementation = {
     _olds: HvaRuleOutputs,
     news: HvaRuleInputs,
   ): Promise<pulumi.dynamic.UpdateResult<HvaRuleOutputs>> {
-    const client = await runtime.client();
-    try {
-      const rule = await client.setHvaRuleEnabled(id, news.enabled);
-      return { outs: outputs(rule, news) };
-    } catch (err) {
-      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
-      throw new SecOpsError(
-        ErrorCodes.NOT_FOUND,
-        `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
-        { cause: err },
-      );
-    }
+    return writing(async () => {
+      const client = await runtime.client();
+      try {
+        const rule = await client.setHvaRuleEnabled(id, news.enabled);
+        return { outs: outputs(rule, news) };
+      } catch (err) {
+        if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
+        throw new SecOpsError(
+          ErrorCodes.NOT_FOUND,
+          `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
+          { cause: err },
+        );
+      }
+    });
   },
 
   async delete(id: string, props: HvaRuleOutputs): Promise<void> {
-    const client = await runtime.client();
-    if (isPendingId(id)) return removePendingCreate(client, props);
-    try {
-      await client.deleteHvaRule(id);
-    } catch (err) {
-      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return;
-      if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
-      await client.setHvaRuleEnabled(id, false).catch((e: unknown) => {
-        if (!isSecOpsError(e, ErrorCodes.NOT_FOUND)) throw e;
-      });
-      warnOnce(
-        `hva-delete-${id}`,
-        `secops: the API offers no route to delete HVA rules; rule ${id} was disabled, not deleted`,
-      );
-    } finally {
-      claimed.delete(id);
-    }
+    return writing(async () => {
+      const client = await runtime.client();
+      if (isPendingId(id)) return removePendingCreate(client, props);
+      try {
+        await client.deleteHvaRule(id);
+      } catch (err) {
+        if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return;
+        if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
+        await client.setHvaRuleEnabled(id, false).catch((e: unknown) => {
+          if (!isSecOpsError(e, ErrorCodes.NOT_FOUND)) throw e;
+        });
+        warnOnce(
+          `hva-delete-${id}`,
+          `secops: the API offers no route to delete HVA rules; rule ${id} was disabled, not deleted`,
+        );
+      } finally {
+        claimed.delete(id);
+      }
+    });
   },
 };
 

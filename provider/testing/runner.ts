@@ -44,12 +44,14 @@ export interface RunnerOptions {
 export class LifecycleRunner {
   private host?: DynamicProviderHost;
   private lastOutputs: Record<string, unknown> = {};
+  /** What hosts of earlier steps wrote to stderr. */
+  private pastStderr = "";
 
   constructor(private readonly options: RunnerOptions) {}
 
   /** What the host wrote to stderr so far (its warnings and errors). */
   get hostStderr(): string {
-    return this.host?.stderr ?? "";
+    return this.pastStderr + (this.host?.stderr ?? "");
   }
 
   /** The warnings the provider reported through the host so far (e.g. drift detection unavailable). */
@@ -67,11 +69,15 @@ export class LifecycleRunner {
 
   /** Check and Diff only: what `up` would do. Never creates, updates or deletes anything. */
   async preview(): Promise<Step[]> {
-    return (await this.plan()).map((p) => p.step);
+    return this.step(async () => (await this.plan()).map((p) => p.step));
   }
 
   /** Applies the plan: create, update, replace (honouring deleteBeforeReplace), delete. */
   async up(): Promise<Step[]> {
+    return this.step(() => this.upStep());
+  }
+
+  private async upStep(): Promise<Step[]> {
     const unsettled = await this.settlePending();
     const plan = await this.plan();
     const state = this.state();
@@ -105,6 +111,10 @@ export class LifecycleRunner {
 
   /** Reads every resource: drift is recorded, a resource that is gone (empty id) is dropped. */
   async refresh(): Promise<Step[]> {
+    return this.step(() => this.refreshStep());
+  }
+
+  private async refreshStep(): Promise<Step[]> {
     await this.settlePending();
     const host = await this.ensureHost();
     return this.eachStateResource("same", false, async (r, step, state) => {
@@ -122,6 +132,10 @@ export class LifecycleRunner {
 
   /** Deletes every resource in the state, last created first. */
   async destroy(): Promise<Step[]> {
+    return this.step(() => this.destroyStep());
+  }
+
+  private async destroyStep(): Promise<Step[]> {
     await this.settlePending();
     const host = await this.ensureHost();
     return this.eachStateResource("delete", true, async (r, _step, state) => {
@@ -179,8 +193,23 @@ export class LifecycleRunner {
 
   /** Stops the host. */
   async close(): Promise<void> {
-    await this.host?.close();
+    const host = this.host;
     this.host = undefined;
+    if (!host) return;
+    await host.close();
+    this.pastStderr += host.stderr;
+  }
+
+  /**
+   * Runs one step with a provider process of its own, as each Pulumi command starts its providers
+   * afresh: nothing a provider caches (e.g. the list of rules a refresh reads from) outlives a step.
+   */
+  private async step<T>(body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } finally {
+      await this.close();
+    }
   }
 
   private async ensureHost(): Promise<DynamicProviderHost> {

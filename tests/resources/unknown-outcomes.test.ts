@@ -106,7 +106,7 @@ test("a gateway's HTML 404 on refresh is an error that keeps the rule, not 'gone
     enabled: true,
     adoptExisting: false,
   } as never);
-  await sim.control.setFaults([{ kind: "html-404", method: "GET", path: `${RULES}/` }]);
+  await sim.control.setFaults([{ kind: "html-404", method: "GET", path: RULES }]); // the list and the read
   await expect(provider.read(made.id, made.outs as never)).rejects.toMatchObject({
     code: "SECOPS_UNEXPECTED_STATUS",
     status: 404,
