@@ -105,10 +105,11 @@ test("cases indicators: a table by default, JSON on request, every page", async 
 });
 
 test("cases export: a large export to a file keeps memory flat", async () => {
-  // Peak RSS of a small (0.4 MB) and a large (~128 MB) export. Buffering would raise the peak by at least
+  // Peak RSS of a small (0.4 MB) and a large (~257 MB) export. Buffering would raise the peak by at least
   // the size difference; streaming leaves only garbage the GC has not collected yet. How much garbage V8
-  // lets pile up (external Buffer memory before a collection) differs between Node versions by tens of
-  // MB, so the difference in size must dwarf it: growth is measured relative to ~128 MB, not 30 MB.
+  // lets pile up (external Buffer memory before a collection) differs between Node versions and machine
+  // load by tens of MB (up to ~80 MB seen on Node 24 under load), so the difference in size must dwarf
+  // it: growth is measured relative to ~257 MB, not 30 MB.
   const exportOf = async (csvRows: number, file: string) => {
     const s = await createSimulator({ seed: 43, csvRows });
     try {
@@ -127,16 +128,16 @@ test("cases export: a large export to a file keeps memory flat", async () => {
     }
   };
   const a = await exportOf(5_000, "small.csv");
-  const b = await exportOf(1_600_000, "cases.csv");
+  const b = await exportOf(3_200_000, "cases.csv");
   const grown = b.size - a.size;
-  expect(grown).toBeGreaterThan(100 * 1024 * 1024);
+  expect(grown).toBeGreaterThan(200 * 1024 * 1024);
   expect(a.peakRssKiB).toBeGreaterThan(0);
   const rssGrowth = (b.peakRssKiB - a.peakRssKiB) * 1024;
   expect(rssGrowth / grown).toBeLessThan(0.5);
   const head = readFileSync(b.out, "utf8").slice(0, 2000).split("\r\n").slice(0, 3).join("\r\n");
   expect(parse(head, { columns: true })[0]).toMatchObject({ id: "case-001", sid: "C-1000" });
   rmSync(b.out);
-}, 120_000);
+}, 180_000);
 
 test("cases export to standard output", async () => {
   const small = await createSimulator({ seed: 42 });
