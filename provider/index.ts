@@ -42,6 +42,7 @@ export {
   type ErrorCode,
   type ExternalCustomDetection,
   type File,
+  type GroupAssignment,
   type HealthStatus,
   type HvaRule,
   type HvaRuleCreate,

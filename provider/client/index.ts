@@ -43,6 +43,7 @@ export {
   type ErrorBody,
   type ExternalCustomDetection,
   type File,
+  type GroupAssignment,
   type HealthStatus,
   type HvaRule,
   type HvaRuleCreate,

@@ -7,11 +7,11 @@
  * no checkpoints beyond rewriting the state file after every step, no `pulumi import`.
  */
 import { dirname, resolve } from "node:path";
-import { PENDING_ID_PREFIX } from "../resources/runtime";
 import { DynamicProviderHost, InitFailedError, secret } from "./host";
 import {
   errorText,
   readState,
+  settlePendingCreates,
   upsert,
   writeState,
   type PendingCreate,
@@ -167,26 +167,11 @@ export class LifecycleRunner {
     return steps;
   }
 
-  /**
-   * Settles creates a dead runner left in flight: the provider's delete of a pending id removes what
-   * the interrupted create made, if anything, so the create that follows makes exactly one. Returns
-   * the URNs that could not be settled (they stay pending), with the reason.
-   */
+  /** Settles creates a dead runner left in flight (see {@link settlePendingCreates}). */
   private async settlePending(): Promise<Map<string, string>> {
     const state = this.state();
-    const unsettled = new Map<string, string>();
-    if (!state.pending?.length) return unsettled;
-    const host = await this.ensureHost();
-    for (const p of [...state.pending]) {
-      try {
-        // With __provider: the host loads the provider from the properties it is given.
-        await host.delete(`${PENDING_ID_PREFIX}${p.at}`, p.urn, p.inputs);
-        state.pending = state.pending.filter((x) => x !== p);
-      } catch (err) {
-        unsettled.set(p.urn, errorText(err));
-      }
-    }
-    if (state.pending.length === 0) delete state.pending;
+    if (!state.pending?.length) return new Map();
+    const unsettled = await settlePendingCreates(state, await this.ensureHost());
     this.save(state);
     return unsettled;
   }

@@ -4,6 +4,8 @@
  * Written atomically (a temporary file renamed over the old one).
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { PENDING_ID_PREFIX } from "../resources/runtime";
+import type { DynamicProviderHost } from "./host";
 
 /** One resource in the state file. */
 export interface StateResource {
@@ -64,4 +66,27 @@ export function errorText(err: unknown): string {
   if (e?.code === 8)
     return `the inputs are too large to send to the provider (over the 4 MiB gRPC message limit): ${e.details ?? e.message}`;
   return String(e?.details ?? e?.message ?? err).replace(/^\d+ [A-Z_]+: /, "");
+}
+
+/**
+ * Settles creates a dead runner left in flight: the provider's delete of a pending id removes what the
+ * interrupted create made, if anything, so the create that follows makes exactly one. Settled intents
+ * leave `state.pending`; returns the URNs that could not be settled (they stay pending), with the reason.
+ */
+export async function settlePendingCreates(
+  state: State,
+  host: DynamicProviderHost,
+): Promise<Map<string, string>> {
+  const unsettled = new Map<string, string>();
+  for (const p of [...(state.pending ?? [])]) {
+    try {
+      // With __provider: the host loads the provider from the properties it is given.
+      await host.delete(`${PENDING_ID_PREFIX}${p.at}`, p.urn, p.inputs);
+      state.pending = state.pending?.filter((x) => x !== p);
+    } catch (err) {
+      unsettled.set(p.urn, errorText(err));
+    }
+  }
+  if (!state.pending?.length) delete state.pending;
+  return unsettled;
 }

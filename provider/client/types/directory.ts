@@ -112,8 +112,8 @@ export interface DirectoryUser {
   emailDirection?: "sender" | "receiver" | (string & {}) | null;
 }
 
-/** A group assignment of a directory user. */
-export interface UserGroupAssignment {
+/** The fields every group assignment carries (of a user or of an endpoint). */
+export interface GroupAssignment {
   id?: string | null;
   group?: string | null;
   teamId?: string | null;
@@ -132,29 +132,15 @@ export interface UserGroupAssignment {
   groupAlwaysNotify?: boolean | null;
   createdAt?: string | null;
   groupRuleSearchType?: (string & {}) | null;
+}
+
+/** A group assignment of a directory user. */
+export interface UserGroupAssignment extends GroupAssignment {
   directoryUserId?: string | null;
 }
 
 /** A group assignment of an endpoint. */
-export interface EndpointGroupAssignment {
-  id?: string | null;
-  group?: string | null;
-  teamId?: string | null;
-  groupId?: string | null;
-  overriddenByUserId?: string | null;
-  overriddenByUserIdentifier?: string | null;
-  groupName?: string | null;
-  groupSlug?: string | null;
-  groupRuleSearch?: string | null;
-  groupRuleSearchField?: string | null;
-  enabled?: boolean | null;
-  overriddenByUser?: boolean | null;
-  groupContainmentEnabled?: boolean | null;
-  groupChatOpsEnabled?: boolean | null;
-  groupSourceSystemUpdates?: boolean | null;
-  groupAlwaysNotify?: boolean | null;
-  createdAt?: string | null;
-  groupRuleSearchType?: (string & {}) | null;
+export interface EndpointGroupAssignment extends GroupAssignment {
   endpointId?: string | null;
 }
 

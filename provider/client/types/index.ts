@@ -29,6 +29,7 @@ export type { DirectoryUserUpdate, HvaRuleCreate, IntegrationFilter } from "./re
 export type { Identity, HvaRule, Attachment, TimelineComment, ErrorBody, IntegrationCount } from "./objects";
 export type {
   DirectoryUser,
+  GroupAssignment,
   UserGroupAssignment,
   EndpointGroupAssignment,
   License,
