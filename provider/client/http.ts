@@ -107,7 +107,13 @@ export class HttpTransport {
   json<T>(spec: RequestSpec, parse: BodyParser<T>): Promise<T> {
     return this.call(spec, async (res) => {
       try {
-        checkDeclaredLength(res.headers, this.#settings.maxResponseBytes, spec);
+        try {
+          checkDeclaredLength(res.headers, this.#settings.maxResponseBytes, spec);
+        } catch (err) {
+          // Not read: the connection is not kept for a body nobody will drain (its abort error is expected).
+          res.body.once("error", () => undefined).destroy();
+          throw err;
+        }
         const text = await readCapped(res.body, this.#settings.maxResponseBytes, spec);
         if (spec.ignoreBody || text.trim() === "") return parse(undefined);
         return parse(parseJson(text, res.headers["content-type"], res.status, spec));
