@@ -266,6 +266,8 @@ test("secret hygiene: after a full lifecycle the key is nowhere", async () => {
   const denied = runner(program, "denied", viewer);
   const deniedSteps = await denied.up();
   expect(deniedSteps.every((s) => !s.ok && /This API key's role is VIEWER/.test(s.error ?? ""))).toBe(true);
+  // The provider's own words, without gRPC's "2 UNKNOWN: " status prefix.
+  expect(deniedSteps[0].error).toMatch(/^PUT \/endpoint\/hva\/automation failed \(403\): /);
   collect(deniedSteps);
   const providers = r.state().resources.map((x) => String(x.outputs.__provider));
   const all = [
