@@ -9,6 +9,7 @@
  *   validating 5,000 full detections / JSON.parse     (target <= 2x)
  *   CSV export: peak RSS growth / export size growth  (target: flat, far below 1)
  *   cold require of the package / of @pulumi/pulumi    (target <= 1.10x)
+ *   the runner at 100 and 1,000 rules: per-resource cost ratio, state bytes written, refresh requests
  */
 "use strict";
 const { spawn } = require("node:child_process");
@@ -227,6 +228,83 @@ async function csvBench(work) {
   );
 }
 
+/**
+ * The runner at N = 100 and N = 1,000 rules (simulator in its own process): ms per resource for up,
+ * refresh and destroy (ratio N=1,000 / N=100), state bytes written per step / final state size, HTTP
+ * requests of a refresh of 1,000 rules. State writes are counted by wrapping fs in this process.
+ */
+async function runnerBench(work) {
+  const fs = require("node:fs");
+  const { LifecycleRunner } = dist("testing/index.js");
+  let written = 0;
+  for (const name of ["writeFileSync", "appendFileSync"]) {
+    const real = fs[name];
+    fs[name] = (path, data, ...rest) => {
+      if (String(path).includes("runner-bench")) written += Buffer.byteLength(data);
+      return real(path, data, ...rest);
+    };
+  }
+  const sim = await startSimProcess();
+  const perResource = {};
+  try {
+    for (const n of [100, 1000]) {
+      const statePath = join(work, `runner-bench-${n}.json`);
+      const runner = new LifecycleRunner({
+        program: () => {
+          for (let i = 0; i < n; i++)
+            new HvaAutomationRule(`r${i}`, { field: "name", search: `runner-bench-${n}-${i}` });
+        },
+        programDir: work,
+        statePath,
+        config: { "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url },
+      });
+      const timed = {};
+      for (const step of ["up", "refresh", "destroy"]) {
+        if (step === "refresh") await sim.control.resetStats();
+        written = 0;
+        const t = now();
+        const steps = await runner[step]();
+        timed[step] = (now() - t) / n;
+        if (steps.some((s) => !s.ok)) throw new Error(`${step} of ${n} rules had failures`);
+        if (n === 1000 && step === "refresh") {
+          const { requests } = await sim.control.stats();
+          const total = Object.values(requests).reduce((a, b) => a + b, 0);
+          report("HTTP requests for a refresh of 1,000 rules", total, "<= 10", total <= 10);
+        }
+        if (n === 1000 && step !== "destroy") {
+          const finalSize = fs.statSync(statePath).size;
+          const r = written / finalSize;
+          report(
+            `state bytes written by ${step} of 1,000 rules / final state size`,
+            `${r.toFixed(2)} (${written} / ${finalSize} bytes)`,
+            "<= 2",
+            r <= 2,
+          );
+        }
+      }
+      await runner.close();
+      perResource[n] = timed;
+    }
+  } finally {
+    await sim.close();
+  }
+  for (const step of ["up", "refresh", "destroy"]) {
+    const r = perResource[1000][step] / perResource[100][step];
+    report(
+      `runner ${step}: ms per resource at N=1,000 / at N=100`,
+      `${r.toFixed(2)} (${perResource[1000][step].toFixed(2)} / ${perResource[100][step].toFixed(2)} ms)`,
+      "<= 1.2",
+      r <= 1.2,
+    );
+  }
+  report(
+    "runner up of 1,000 rules, ms per resource",
+    perResource[1000].up.toFixed(2),
+    "<= 5",
+    perResource[1000].up <= 5,
+  );
+}
+
 /** Cold `require` of the package vs of @pulumi/pulumi alone: 10 fresh processes each, medians. */
 function coldRequireBench() {
   const { execFileSync } = require("node:child_process");
@@ -261,6 +339,7 @@ async function main() {
     validationBench();
     await csvBench(work);
     coldRequireBench();
+    await runnerBench(work);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -114,6 +114,37 @@ export async function evaluateProgram(
 /** The last evaluation of each module program, for module systems that cannot re-run a module. */
 const lastRun = new Map<string, { module: unknown; result: EvaluatedProgram }>();
 
+/**
+ * Evaluates a runner's program afresh (an edited program is re-read by every step) with the stack's
+ * config, secrets marked secret, as Pulumi gives it to a program; the project name comes from the
+ * program's Pulumi.yaml unless given. Outputs that fail to resolve (a data source's error) fail the step.
+ */
+export async function evaluateStack(options: {
+  program: ProgramSource;
+  programDir: string;
+  project?: string;
+  stack?: string;
+  config?: Record<string, string>;
+  secretKeys?: string[];
+}): Promise<EvaluatedProgram> {
+  const { program } = options;
+  const dirs = [typeof program === "string" ? dirname(resolve(program)) : undefined, options.programDir];
+  const project =
+    options.project ?? dirs.map((d) => (d ? projectName(d) : undefined)).find(Boolean) ?? "project";
+  const evaluated = await evaluateProgram(program, {
+    project,
+    stack: options.stack,
+    config: options.config ?? {},
+    secretKeys: options.secretKeys ?? ["secops:apiKey"],
+  });
+  const failed = Object.entries(evaluated.outputErrors);
+  if (failed.length)
+    throw new Error(
+      `the program failed: ${failed.map(([name, message]) => `output ${name}: ${message}`).join("; ")}`,
+    );
+  return evaluated;
+}
+
 /** The project name in `<dir>/Pulumi.yaml` (its top-level `name:`), if there is one. */
 export function projectName(dir: string): string | undefined {
   const file = join(dir, "Pulumi.yaml");

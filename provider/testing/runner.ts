@@ -6,10 +6,10 @@
  * (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in inputs),
  * no checkpoints beyond rewriting the state file after every step, no `pulumi import`.
  */
-import { dirname, resolve } from "node:path";
 import { DynamicProviderHost, InitFailedError, secret } from "./host";
 import {
   errorText,
+  journal,
   readState,
   settlePendingCreates,
   upsert,
@@ -21,8 +21,9 @@ import {
 
 export type { PendingCreate, State, StateResource } from "./state";
 export type { Op, Step } from "./plan";
+import { pool } from "./pool";
 import { changed, describe, planSteps, visible, type Op, type Planned, type Step } from "./plan";
-import { evaluateProgram, projectName, type DeclaredResource, type ProgramSource } from "./program";
+import { evaluateStack, type DeclaredResource, type ProgramSource } from "./program";
 
 /** Options of {@link LifecycleRunner}. */
 export interface RunnerOptions {
@@ -38,12 +39,16 @@ export interface RunnerOptions {
   secretKeys?: string[];
   project?: string;
   stack?: string;
+  /** Resources worked on at once in up, refresh and destroy (they are independent). Default 10, like `pulumi up --parallel`. */
+  parallel?: number;
 }
 
 /** Runs a program's lifecycle through the real host. Call {@link close} when done. */
 export class LifecycleRunner {
   private host?: DynamicProviderHost;
   private lastOutputs: Record<string, unknown> = {};
+  /** Provider texts already in the current journal (each goes there once). */
+  private readonly journaled = new Set<string>();
   /** What hosts of earlier steps wrote to stderr. */
   private pastStderr = "";
 
@@ -81,13 +86,13 @@ export class LifecycleRunner {
     const unsettled = await this.settlePending();
     const plan = await this.plan();
     const state = this.state();
-    for (const p of plan) {
-      if (p.step.op === "same" || p.step.op === "check-failed") continue;
+    await pool(this.options.parallel ?? 10, plan, async (p) => {
+      if (p.step.op === "same" || p.step.op === "check-failed") return;
       const blocked = unsettled.get(p.step.urn);
       if (blocked !== undefined) {
         p.step.ok = false;
         p.step.error = `a create of this resource was interrupted earlier and could not be settled, so it is not sent again: ${blocked}`;
-        continue;
+        return;
       }
       try {
         await this.apply(p, state);
@@ -104,8 +109,9 @@ export class LifecycleRunner {
           });
         }
       }
-      this.save(state);
-    }
+      this.record(state, p.step.urn);
+    });
+    this.save(state);
     return plan.map((p) => p.step);
   }
 
@@ -151,19 +157,29 @@ export class LifecycleRunner {
     body: (r: StateResource, step: Step, state: State) => Promise<void>,
   ): Promise<Step[]> {
     const state = this.state();
-    const steps: Step[] = [];
     const resources = reverse ? [...state.resources].reverse() : [...state.resources];
-    for (const r of resources) {
-      const step: Step = { op, urn: r.urn, type: r.type, name: r.name, changes: [], ok: true };
-      try {
-        await body(r, step, state);
-      } catch (err) {
-        step.ok = false;
-        step.error = errorText(err);
-      }
-      steps.push(step);
-      this.save(state);
-    }
+    const steps: Step[] = resources.map((r) => ({
+      op,
+      urn: r.urn,
+      type: r.type,
+      name: r.name,
+      changes: [],
+      ok: true,
+    }));
+    await pool(
+      this.options.parallel ?? 10,
+      resources.map((r, i) => [r, steps[i]] as const),
+      async ([r, step]) => {
+        try {
+          await body(r, step, state);
+        } catch (err) {
+          step.ok = false;
+          step.error = errorText(err);
+        }
+        this.record(state, r.urn);
+      },
+    );
+    this.save(state);
     return steps;
   }
 
@@ -214,30 +230,9 @@ export class LifecycleRunner {
     return planSteps(await this.ensureHost(), declared, this.state());
   }
 
-  /**
-   * Evaluates the program afresh (an edited program is re-read by every step) with the stack's config,
-   * secrets marked secret, as Pulumi gives it to a program. Outputs that fail to resolve (a data
-   * source's error) fail the step.
-   */
+  /** Evaluates the program afresh for this step (see {@link evaluateStack}). */
   private async declared(): Promise<DeclaredResource[]> {
-    const program = this.options.program;
-    const dirs = [
-      typeof program === "string" ? dirname(resolve(program)) : undefined,
-      this.options.programDir,
-    ];
-    const project =
-      this.options.project ?? dirs.map((d) => (d ? projectName(d) : undefined)).find(Boolean) ?? "project";
-    const evaluated = await evaluateProgram(program, {
-      project,
-      stack: this.options.stack,
-      config: this.options.config ?? {},
-      secretKeys: this.options.secretKeys ?? ["secops:apiKey"],
-    });
-    const failed = Object.entries(evaluated.outputErrors);
-    if (failed.length)
-      throw new Error(
-        `the program failed: ${failed.map(([name, message]) => `output ${name}: ${message}`).join("; ")}`,
-      );
+    const evaluated = await evaluateStack(this.options);
     this.lastOutputs = evaluated.outputs;
     return evaluated.declared;
   }
@@ -254,7 +249,7 @@ export class LifecycleRunner {
       // The intent goes to disk before the request: a runner killed mid-create leaves it for the next run.
       const intent: PendingCreate = { ...describe(declared!), inputs: inputs!, at: new Date().toISOString() };
       (state.pending ??= []).push(intent);
-      this.save(state);
+      this.record(state, step.urn);
       try {
         const made = await host.create(step.urn, inputs);
         upsert(state, { ...describe(declared!), id: made.id, inputs: inputs!, outputs: made.properties });
@@ -279,15 +274,24 @@ export class LifecycleRunner {
     if (p.deleteBeforeReplace) {
       await host.delete(old!.id, step.urn, old!.outputs);
       state.resources = state.resources.filter((r) => r.urn !== step.urn);
-      this.save(state);
+      this.record(state, step.urn);
       return create();
     }
     await create();
-    this.save(state);
+    this.record(state, step.urn);
     await host.delete(old!.id, step.urn, old!.outputs);
   }
 
+  /** Writes the whole state once (end of a step): each provider once, the journal dropped. */
   private save(state: State): void {
+    // Parallel steps finish in any order: keep the file stable, by URN.
+    state.resources.sort((a, b) => a.urn.localeCompare(b.urn));
     writeState(this.options.statePath, state);
+    this.journaled.clear();
+  }
+
+  /** Appends one resource's change to the journal: O(1), durable before the next request. */
+  private record(state: State, urn: string): void {
+    journal(this.options.statePath, state, urn, this.journaled);
   }
 }

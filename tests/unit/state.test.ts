@@ -1,0 +1,76 @@
+/**
+ * The runner's state file (issue 13): each serialized provider stored once, each resource's change
+ * appended to a journal (O(1) per resource) and compacted once per step; a journal cut short by a crash
+ * replays up to its last whole line.
+ */
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { journal, readState, writeState, type State } from "../../provider/testing/state";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "secops-state-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const PROVIDER = `exports.handler = function () { return require("pulumi-secops/resources/hva-automation-rule"); }; ${"x".repeat(1400)}`;
+const resource = (i: number) => ({
+  urn: `urn:pulumi:dev::p::t::r${i}`,
+  type: "t",
+  name: `r${i}`,
+  id: `hva-${i}`,
+  inputs: { field: "name", search: `s${i}-*`, __provider: PROVIDER },
+  outputs: { field: "name", search: `s${i}-*`, enabled: true, __provider: PROVIDER },
+});
+
+test("the file keeps each provider once; reading puts __provider back", () => {
+  const path = join(dir, "state.json");
+  const state: State = { version: 1, resources: Array.from({ length: 100 }, (_, i) => resource(i)) };
+  const bytes = writeState(path, state);
+  const stored = JSON.parse(readFileSync(path, "utf8"));
+  expect(stored.version).toBe(2);
+  expect(Object.values(stored.providers)).toEqual([PROVIDER]);
+  expect(JSON.stringify(stored.resources)).not.toContain("__provider");
+  expect(bytes).toBeLessThan(100 * 300 + PROVIDER.length); // ~0.2 KB per resource, not 3 KB
+  expect(readState(path)).toEqual(state);
+});
+
+test("a journal records each change in O(1), replays on read and is dropped by the next write", () => {
+  const path = join(dir, "state.json");
+  const state: State = { version: 1, resources: [resource(0)] };
+  writeState(path, state);
+  const written = new Set<string>();
+  const sizes: number[] = [];
+  for (let i = 1; i <= 50; i++) {
+    state.resources.push(resource(i));
+    sizes.push(journal(path, state, resource(i).urn, written));
+  }
+  // The provider text goes to the journal once; every later line is the same small size.
+  expect(sizes[0]).toBeGreaterThan(PROVIDER.length);
+  expect(Math.max(...sizes.slice(1))).toBeLessThan(400);
+  state.resources = state.resources.filter((r) => r.name !== "r0");
+  journal(path, state, resource(0).urn, written);
+  appendFileSync(`${path}.journal`, '{"t":"resource","urn":"cut sh'); // a crash mid-line
+  const replayed = readState(path);
+  expect(replayed.resources.map((r) => r.name)).toEqual(Array.from({ length: 50 }, (_, i) => `r${i + 1}`));
+  expect(replayed.resources[0].inputs.__provider).toBe(PROVIDER);
+  writeState(path, replayed);
+  expect(existsSync(`${path}.journal`)).toBe(false);
+  expect(statSync(path).size).toBeLessThan(50 * 300 + PROVIDER.length);
+});
+
+test("pending creates survive in the journal until their outcome is recorded", () => {
+  const path = join(dir, "state.json");
+  const state: State = { version: 1, resources: [] };
+  const r = resource(7);
+  state.pending = [
+    { urn: r.urn, type: r.type, name: r.name, inputs: r.inputs, at: "2026-11-21T10:00:00.000Z" },
+  ];
+  journal(path, state, r.urn, new Set());
+  expect(readState(path).pending).toEqual(state.pending);
+  delete state.pending;
+  state.resources.push(r);
+  journal(path, state, r.urn, new Set());
+  expect(readState(path)).toEqual({ version: 1, resources: [r] });
+});
