@@ -81,9 +81,9 @@ export async function evaluateProgram(
   );
   pulumi.runtime.setAllConfig(options.config ?? {}, options.secretKeys);
   let exported: unknown;
-  let file: string | undefined;
+  let loaded: { file: string; module: unknown } | undefined;
   if (typeof program === "string") {
-    file = require.resolve(resolve(program));
+    const file = require.resolve(resolve(program));
     if (file.endsWith(".ts")) registerTypeScript(dirname(file));
     delete require.cache[file];
     const mod = require(file);
@@ -91,8 +91,8 @@ export async function evaluateProgram(
     // the program again: reuse what that run declared.
     const last = lastRun.get(file);
     if (last && last.module === mod) return last.result;
+    loaded = { file, module: mod };
     exported = typeof mod?.default === "function" ? await mod.default() : mod;
-    lastRun.set(file, { module: mod, result: undefined as never });
   } else {
     exported = await program();
   }
@@ -106,8 +106,7 @@ export async function evaluateProgram(
   }
   // Registration order follows serialization, not declaration: sort for stable plans and reports.
   const result = { declared: seen.sort((a, b) => a.urn.localeCompare(b.urn)), outputs, outputErrors };
-  const last = file === undefined ? undefined : lastRun.get(file);
-  if (last) last.result = result;
+  if (loaded) lastRun.set(loaded.file, { module: loaded.module, result });
   return result;
 }
 
