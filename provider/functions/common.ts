@@ -18,7 +18,7 @@ export type FunctionOptions = ConnectionOptions;
  * Explicit options are checked, never ignored: a wrong type, an empty string or an unknown name fails
  * with SECOPS_INVALID_INPUT instead of silently falling back to another key.
  */
-export function checkFunctionOptions(opts: unknown): FunctionOptions {
+function checkFunctionOptions(opts: unknown): FunctionOptions {
   if (opts === undefined) return {};
   if (opts === null || typeof opts !== "object" || Array.isArray(opts))
     throw new SecOpsInputError("opts", "must be an object with apiKey and/or baseUrl");

@@ -55,8 +55,7 @@ export interface HvaRuleOutputs {
 /** Input names of HvaAutomationRule. */
 const HVA_INPUTS = ["field", "search", "enabled", "adoptExisting", "teamId"] as const;
 /** Documented input limits (characters): larger values are refused at check, before any request. */
-export const HVA_LIMITS = { field: 256, search: 4096 } as const;
-const LIMITS = HVA_LIMITS;
+const LIMITS = { field: 256, search: 4096 } as const;
 
 const runtime = new ProviderRuntime();
 const listCache = new RuleListCache();

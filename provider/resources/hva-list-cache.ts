@@ -7,7 +7,7 @@ import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
 
 /** How long one list serves reads (a refresh's reads arrive as a burst). */
-export const LIST_WINDOW_MS = 5_000;
+const LIST_WINDOW_MS = 5_000;
 
 /** The team's rules by id, listed at most once per window. */
 export class RuleListCache {
