@@ -72,13 +72,9 @@ export {
 } from "./client";
 export { VERSION } from "./version";
 export { CONFIG_KEYS, ENV_VARS, closeSharedClients, resolveSettings, type ConnectionOptions } from "./config";
-export { HvaAutomationRule, type HvaAutomationRuleArgs } from "./resources/hva-automation-rule";
-export {
-  DirectoryUserSettings,
-  USER_FLAGS,
-  type DirectoryUserSettingsArgs,
-  type UserFlag,
-} from "./resources/directory-user-settings";
+export { HvaAutomationRule, type HvaAutomationRuleArgs } from "./dynamic/hva-automation-rule";
+export { DirectoryUserSettings, type DirectoryUserSettingsArgs } from "./dynamic/directory-user-settings";
+export { USER_FLAGS, type UserFlag } from "./resources/directory-user-settings";
 export { getIdentity, getIdentityOutput } from "./functions/get-identity";
 export {
   getIntegrationCount,

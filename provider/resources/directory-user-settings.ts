@@ -1,21 +1,23 @@
 /**
- * DirectoryUserSettings: manages any subset of a directory user's three flags. Only the flags set in
- * the inputs are managed: an unset flag is never written and never diffed.
+ * DirectoryUserSettings' implementation: manages any subset of a directory user's three flags. Only
+ * the flags set in the inputs are managed: an unset flag is never written and never diffed. Shared by
+ * both front-ends (`dynamic/` and `native/`); `provider` is what the dynamic shim loads.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
 import { isDotSegment } from "../client/ids";
 import type { DirectoryUser } from "../client/types";
-import { isPendingId, Failures, ProviderRuntime, explainForbidden, isUnknown, warnOnce } from "./runtime";
-import { route, shim, type Implementation } from "./shim";
+import type { ResourceContext, ResourceImplementation } from "./context";
+import { isPendingId, Failures, cannotImport, explainForbidden, isUnknown } from "./runtime";
+import { dynamicImplementation } from "./shim-target";
 
 /** The flags this resource can manage. */
 export const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;
 /** One managed flag. */
 export type UserFlag = (typeof USER_FLAGS)[number];
 
-/** Arguments of {@link DirectoryUserSettings}. Set at least one flag. */
+/** Arguments of DirectoryUserSettings (both front-ends). Set at least one flag. */
 export interface DirectoryUserSettingsArgs {
   /** The directory user's id. Changing it replaces the resource (the old user is restored first). */
   directoryUserId: pulumi.Input<string>;
@@ -48,8 +50,8 @@ export interface DirectoryUserSettingsOutputs extends Record<UserFlag, boolean |
   restoreOnDelete: boolean;
 }
 
-/** Input names of DirectoryUserSettings (the output-only names are seeded as undefined by the class). */
-const USER_INPUTS = [
+/** Input names of DirectoryUserSettings (the output-only names are seeded as undefined by the dynamic class). */
+export const USER_INPUTS = [
   "directoryUserId",
   ...USER_FLAGS,
   "restoreOnDelete",
@@ -58,8 +60,6 @@ const USER_INPUTS = [
   "teamId",
   "previousValues",
 ] as const;
-
-const runtime = new ProviderRuntime();
 
 const managed = (inputs: Partial<Record<UserFlag, unknown>>) =>
   USER_FLAGS.filter((f) => inputs[f] !== undefined && inputs[f] !== null);
@@ -107,35 +107,46 @@ async function patch(
 const pick = (from: Partial<Record<UserFlag, unknown>>, flags: readonly UserFlag[]) =>
   Object.fromEntries(flags.map((f) => [f, from[f]])) as Partial<Record<UserFlag, boolean>>;
 
-/** The implementation the shim loads. */
-export const provider: Implementation = {
-  route: (...args: unknown[]) => route(provider, args),
-  configure: (req: pulumi.dynamic.ConfigureRequest) => runtime.configure(req),
+/** Checks inputs without network: one failure per problem, named by property. */
+export async function checkUserSettings(
+  news: unknown,
+): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
+  const f = new Failures();
+  if (!f.known(news, "DirectoryUserSettings", USER_INPUTS))
+    return { inputs: {} as DirectoryUserSettingsInputs, failures: f.list };
+  f.string(news, "directoryUserId");
+  f.maxLength(news, "directoryUserId", 1024);
+  const id = news.directoryUserId;
+  f.expect(
+    typeof id !== "string" || !isDotSegment(id),
+    "directoryUserId",
+    id,
+    "directoryUserId must not be . or .. (or decode to them): that would address another route",
+  );
+  for (const flag of USER_FLAGS) f.optionalBoolean(news, flag);
+  f.optionalBoolean(news, "restoreOnDelete");
+  f.expect(
+    managed(news).length > 0,
+    "needsChatOpsWelcome",
+    undefined,
+    `set at least one of ${USER_FLAGS.join(", ")}`,
+  );
+  const inputs = { ...news, restoreOnDelete: news.restoreOnDelete ?? false } as DirectoryUserSettingsInputs;
+  return f.list.length
+    ? { inputs: news as unknown as DirectoryUserSettingsInputs, failures: f.list }
+    : { inputs };
+}
 
-  async check(_olds: unknown, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-    const f = new Failures();
-    if (!f.known(news, "DirectoryUserSettings", USER_INPUTS)) return { inputs: {}, failures: f.list };
-    f.string(news, "directoryUserId");
-    f.maxLength(news, "directoryUserId", 1024);
-    const id = news.directoryUserId;
-    f.expect(
-      typeof id !== "string" || !isDotSegment(id),
-      "directoryUserId",
-      id,
-      "directoryUserId must not be . or .. (or decode to them): that would address another route",
-    );
-    for (const flag of USER_FLAGS) f.optionalBoolean(news, flag);
-    f.optionalBoolean(news, "restoreOnDelete");
-    f.expect(
-      managed(news).length > 0,
-      "needsChatOpsWelcome",
-      undefined,
-      `set at least one of ${USER_FLAGS.join(", ")}`,
-    );
-    return f.list.length
-      ? { inputs: news, failures: f.list }
-      : { inputs: { ...news, restoreOnDelete: news.restoreOnDelete ?? false } };
-  },
+/** The implementation for one provider instance. */
+export class DirectoryUserSettingsImpl implements ResourceImplementation<
+  DirectoryUserSettingsInputs,
+  DirectoryUserSettingsOutputs
+> {
+  constructor(private readonly ctx: ResourceContext) {}
+
+  check(_olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
+    return checkUserSettings(news);
+  }
 
   async diff(
     _id: string,
@@ -152,12 +163,12 @@ export const provider: Implementation = {
       now.slice().sort().join() !== before.join() ||
       (news.restoreOnDelete ?? false) !== (olds.restoreOnDelete ?? false);
     return { changes, replaces: [], deleteBeforeReplace: false };
-  },
+  }
 
   async create(
     inputs: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.CreateResult<DirectoryUserSettingsOutputs>> {
-    const client = await runtime.client();
+    const client = await this.ctx.client();
     const flags = managed(inputs);
     const before = await readUser(client, inputs.directoryUserId);
     if (!before && inputs.restoreOnDelete) {
@@ -170,13 +181,17 @@ export const provider: Implementation = {
     const previousValues = Object.fromEntries(flags.map((f) => [f, before ? (before[f] ?? null) : null]));
     const user = await patch(client, inputs.directoryUserId, pick(inputs, flags));
     return { id: user.id, outs: outputs(user, previousValues, inputs.restoreOnDelete) };
-  },
+  }
 
+  /**
+   * Refresh (with the last outputs) or import (`props` undefined): an imported user's three flags
+   * are all managed, at their current values, which are also the values to restore.
+   */
   async read(
     id: string,
-    props: DirectoryUserSettingsOutputs,
+    props?: DirectoryUserSettingsOutputs,
   ): Promise<pulumi.dynamic.ReadResult<DirectoryUserSettingsOutputs>> {
-    const client = await runtime.client();
+    const client = await this.ctx.client();
     let user: DirectoryUser | undefined;
     try {
       user = await readUser(client, id);
@@ -184,15 +199,20 @@ export const provider: Implementation = {
       if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return {};
       throw err;
     }
+    if (!user && !props) throw cannotImport(`directory user ${id}`, undefined);
     if (!user) {
-      warnOnce(
+      this.ctx.warn(
         "user-read",
         "secops: the API offers no route to read directory users; state was kept as it is and drift detection is unavailable for DirectoryUserSettings",
       );
       return { id, props };
     }
+    if (!props) {
+      const current = Object.fromEntries(USER_FLAGS.map((f) => [f, user[f] ?? null]));
+      return { id, props: outputs(user, current, false) };
+    }
     return { id, props: outputs(user, props.previousValues ?? {}, props.restoreOnDelete ?? false) };
-  },
+  }
 
   async update(
     id: string,
@@ -207,9 +227,9 @@ export const provider: Implementation = {
     const changed = flags.filter((f) => news[f] !== olds[f]);
     if (changed.length === 0)
       return { outs: { ...olds, previousValues, restoreOnDelete: news.restoreOnDelete ?? false } };
-    const user = await patch(await runtime.client(), id, pick(news, changed));
+    const user = await patch(await this.ctx.client(), id, pick(news, changed));
     return { outs: outputs(user, previousValues, news.restoreOnDelete ?? false) };
-  },
+  }
 
   async delete(id: string, props: DirectoryUserSettingsOutputs): Promise<void> {
     // An interrupted create only PATCHed flags (idempotent): nothing to remove, the next create re-sends it.
@@ -218,60 +238,12 @@ export const provider: Implementation = {
       Object.entries(props.previousValues ?? {}).filter(([, v]) => typeof v === "boolean"),
     );
     if (Object.keys(restore).length === 0) return;
-    const client = await runtime.client();
+    const client = await this.ctx.client();
     await patch(client, id, restore).catch((err: unknown) => {
       if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
     });
-  },
-};
-
-/** The serialized provider: loads `provider` from this module by the package's own name. */
-export const directoryUserSettingsProvider = shim("pulumi-secops/resources/directory-user-settings");
-
-/**
- * The managed flags of one directory user. The resource id is the directory user's id.
- *
- * ```ts
- * new DirectoryUserSettings("ada", { directoryUserId: "du-123", needsChatOpsWelcome: false });
- * ```
- */
-export class DirectoryUserSettings extends pulumi.dynamic.Resource {
-  /** The directory user's id. */
-  declare readonly directoryUserId: pulumi.Output<string>;
-  /** Current value of needsChatOpsWelcome. */
-  declare readonly needsChatOpsWelcome: pulumi.Output<boolean>;
-  /** Current value of chatOpsOnboardingUser. */
-  declare readonly chatOpsOnboardingUser: pulumi.Output<boolean>;
-  /** Current value of credentialsExposed. */
-  declare readonly credentialsExposed: pulumi.Output<boolean>;
-  /** The user's email address. */
-  declare readonly email: pulumi.Output<string>;
-  /** The user's display name. */
-  declare readonly displayName: pulumi.Output<string>;
-  /** The user's team. */
-  declare readonly teamId: pulumi.Output<string>;
-  /** The managed flags' values before this resource took over (restored on destroy if asked). */
-  declare readonly previousValues: pulumi.Output<Partial<Record<UserFlag, boolean | null>>>;
-
-  constructor(name: string, args: DirectoryUserSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      directoryUserSettingsProvider,
-      name,
-      // Seed every output key (only keys present in the props become outputs); spread so the
-      // caller's args object is never mutated.
-      {
-        needsChatOpsWelcome: undefined,
-        chatOpsOnboardingUser: undefined,
-        credentialsExposed: undefined,
-        ...args,
-        email: undefined,
-        displayName: undefined,
-        teamId: undefined,
-        previousValues: undefined,
-      },
-      opts,
-      "secops",
-      "DirectoryUserSettings",
-    );
   }
 }
+
+/** The implementation the dynamic shim loads (`pulumi-secops/resources/directory-user-settings`). */
+export const provider = dynamicImplementation((ctx) => new DirectoryUserSettingsImpl(ctx));

@@ -1,26 +1,19 @@
 /**
- * HvaAutomationRule: a high-value-asset automation rule (`field` + `search`, enabled or not).
- * The file holds the Args, the plain input/output types, the implementation (`provider`, loaded by
- * the serialized shim) and the Resource class.
+ * HvaAutomationRule's implementation: a high-value-asset automation rule (`field` + `search`,
+ * enabled or not). Typed inputs and outputs, check, diff and CRUD against SecOpsClient, shared by
+ * both front-ends (`dynamic/` and `native/`). `provider` is what the dynamic shim loads.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
-import {
-  Failures,
-  ProviderRuntime,
-  explainForbidden,
-  isPendingId,
-  isUnknown,
-  partialFailure,
-  warnOnce,
-} from "./runtime";
+import type { ResourceContext, ResourceImplementation } from "./context";
+import { Failures, cannotImport, explainForbidden, isPendingId, isUnknown, partialFailure } from "./runtime";
+import { dynamicImplementation } from "./shim-target";
 import { RuleListCache } from "./hva-list-cache";
-import { claimed, createOnce, identical, listOrExplain, removePendingCreate } from "./hva-reconcile";
-import { route, shim, type Implementation } from "./shim";
+import { createOnce, identical, listOrExplain, removePendingCreate } from "./hva-reconcile";
 
-/** Arguments of {@link HvaAutomationRule}. */
+/** Arguments of HvaAutomationRule (both front-ends). */
 export interface HvaAutomationRuleArgs {
   /** The field the rule searches: `name` is the value the spec shows; others are passed through. Changing it replaces the rule. */
   field: pulumi.Input<string>;
@@ -52,16 +45,13 @@ export interface HvaRuleOutputs {
   teamId: string;
 }
 
-/** Input names of HvaAutomationRule. */
-const HVA_INPUTS = ["field", "search", "enabled", "adoptExisting", "teamId"] as const;
+/** Input names of HvaAutomationRule (teamId is an output the dynamic class seeds as undefined). */
+export const HVA_INPUTS = ["field", "search", "enabled", "adoptExisting", "teamId"] as const;
 /** Documented input limits (characters): larger values are refused at check, before any request. */
 const LIMITS = { field: 256, search: 4096 } as const;
 
-const runtime = new ProviderRuntime();
-const listCache = new RuleListCache();
-
 /** Runs a write with the list cache dropped before and after it, so no read returns pre-write data. */
-async function writing<T>(write: () => Promise<T>): Promise<T> {
+async function writing<T>(listCache: RuleListCache, write: () => Promise<T>): Promise<T> {
   listCache.invalidate();
   try {
     return await write();
@@ -92,35 +82,52 @@ async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRul
 async function createRule(
   client: SecOpsClient,
   inputs: HvaRuleInputs,
+  claimed: Set<string>,
 ): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
   let rule: HvaRule | undefined;
   if (inputs.adoptExisting) {
     const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
-    rule = rules.find((r) => identical(r, inputs));
+    rule = rules.find((r) => identical(r, inputs, claimed));
   }
-  rule ??= await createOnce(client, inputs);
+  rule ??= await createOnce(client, inputs, claimed);
   claimed.add(rule.id);
   rule = await ensureEnabled(client, rule, inputs);
   return { id: rule.id, outs: outputs(rule, inputs) };
 }
 
-/** The implementation the shim loads. */
-export const provider: Implementation = {
-  route: (...args: unknown[]) => route(provider, args),
-  configure: (req: pulumi.dynamic.ConfigureRequest) => runtime.configure(req),
+/** Checks inputs without network: one failure per problem, named by property. */
+export async function checkHvaRule(news: unknown): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
+  const f = new Failures();
+  if (!f.known(news, "HvaAutomationRule", HVA_INPUTS))
+    return { inputs: {} as HvaRuleInputs, failures: f.list };
+  f.string(news, "field");
+  f.string(news, "search");
+  f.maxLength(news, "field", LIMITS.field);
+  f.maxLength(news, "search", LIMITS.search);
+  f.optionalBoolean(news, "enabled");
+  f.optionalBoolean(news, "adoptExisting");
+  const inputs = {
+    ...news,
+    enabled: news.enabled ?? true,
+    adoptExisting: news.adoptExisting ?? false,
+  } as HvaRuleInputs;
+  return f.list.length ? { inputs: news as unknown as HvaRuleInputs, failures: f.list } : { inputs };
+}
 
-  async check(_olds: unknown, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-    const f = new Failures();
-    if (!f.known(news, "HvaAutomationRule", HVA_INPUTS)) return { inputs: {}, failures: f.list };
-    f.string(news, "field");
-    f.string(news, "search");
-    f.maxLength(news, "field", LIMITS.field);
-    f.maxLength(news, "search", LIMITS.search);
-    f.optionalBoolean(news, "enabled");
-    f.optionalBoolean(news, "adoptExisting");
-    const inputs = { ...news, enabled: news.enabled ?? true, adoptExisting: news.adoptExisting ?? false };
-    return f.list.length ? { inputs: news, failures: f.list } : { inputs };
-  },
+/**
+ * The implementation for one provider instance: its list cache and its record of claimed rules are
+ * its own, so two teams' instances in one process never see each other's rules.
+ */
+export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInputs, HvaRuleOutputs> {
+  readonly #listCache = new RuleListCache();
+  /** Rules this instance created or adopted, so two resources never claim one rule. */
+  readonly #claimed = new Set<string>();
+
+  constructor(private readonly ctx: ResourceContext) {}
+
+  check(_olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
+    return checkHvaRule(news);
+  }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
     // A pending create is settled by its delete, then created afresh.
@@ -129,43 +136,47 @@ export const provider: Implementation = {
     const enabled = news.enabled ?? true;
     const changes = replaces.length > 0 || isUnknown(enabled) || olds.enabled !== enabled;
     return { changes, replaces, deleteBeforeReplace: false };
-  },
+  }
 
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
-    const client = await runtime.client();
-    return writing(() => createRule(client, inputs)).catch(async (err: unknown) => {
-      throw await explainForbidden(client, err);
-    });
-  },
+    const client = await this.ctx.client();
+    return writing(this.#listCache, () => createRule(client, inputs, this.#claimed)).catch(
+      async (err: unknown) => {
+        throw await explainForbidden(client, err);
+      },
+    );
+  }
 
-  async read(id: string, props: HvaRuleOutputs): Promise<pulumi.dynamic.ReadResult<HvaRuleOutputs>> {
+  /** Refresh (with the last outputs) or import (`props` undefined: the id is all there is). */
+  async read(id: string, props?: HvaRuleOutputs): Promise<pulumi.dynamic.ReadResult<HvaRuleOutputs>> {
     if (isPendingId(id)) return { id, props }; // kept until the next up or destroy settles it
-    const client = await runtime.client();
-    const listed = (await listCache.rules(client))?.get(id);
-    if (listed) return { id, props: outputs(listed, props) };
+    const client = await this.ctx.client();
+    const listed = (await this.#listCache.rules(client))?.get(id);
+    if (listed) return { id, props: outputs(listed, props ?? { field: "", search: "", enabled: true }) };
     // Not in the list (or no list): a GET tells "deleted" from "not listed".
     let rule: HvaRule | undefined;
     try {
       rule = await client.getHvaRule(id);
     } catch (err) {
       if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
-      warnOnce(
+      if (!props) throw cannotImport(`HVA rule ${id}`, err);
+      this.ctx.warn(
         "hva-read",
         "secops: the API offers no route to read HVA rules; state was kept as it is and drift detection is unavailable for HvaAutomationRule",
       );
       return { id, props };
     }
     if (!rule) return {};
-    return { id, props: outputs(rule, props) };
-  },
+    return { id, props: outputs(rule, props ?? { field: "", search: "", enabled: true }) };
+  }
 
   async update(
     id: string,
     _olds: HvaRuleOutputs,
     news: HvaRuleInputs,
   ): Promise<pulumi.dynamic.UpdateResult<HvaRuleOutputs>> {
-    return writing(async () => {
-      const client = await runtime.client();
+    return writing(this.#listCache, async () => {
+      const client = await this.ctx.client();
       try {
         const rule = await client.setHvaRuleEnabled(id, news.enabled);
         return { outs: outputs(rule, news) };
@@ -178,12 +189,12 @@ export const provider: Implementation = {
         );
       }
     });
-  },
+  }
 
   async delete(id: string, props: HvaRuleOutputs): Promise<void> {
-    return writing(async () => {
-      const client = await runtime.client();
-      if (isPendingId(id)) return removePendingCreate(client, props);
+    return writing(this.#listCache, async () => {
+      const client = await this.ctx.client();
+      if (isPendingId(id)) return removePendingCreate(client, props, this.#claimed);
       try {
         await client.deleteHvaRule(id);
       } catch (err) {
@@ -192,46 +203,16 @@ export const provider: Implementation = {
         await client.setHvaRuleEnabled(id, false).catch((e: unknown) => {
           if (!isSecOpsError(e, ErrorCodes.NOT_FOUND)) throw e;
         });
-        warnOnce(
+        this.ctx.warn(
           `hva-delete-${id}`,
           `secops: the API offers no route to delete HVA rules; rule ${id} was disabled, not deleted`,
         );
       } finally {
-        claimed.delete(id);
+        this.#claimed.delete(id);
       }
     });
-  },
-};
-
-/** The serialized provider: loads `provider` from this module by the package's own name. */
-export const hvaAutomationRuleProvider = shim("pulumi-secops/resources/hva-automation-rule");
-
-/**
- * A high-value-asset automation rule. The resource id is the rule id.
- *
- * ```ts
- * new HvaAutomationRule("domain-controllers", { field: "name", search: "dc-*" });
- * ```
- */
-export class HvaAutomationRule extends pulumi.dynamic.Resource {
-  /** The searched field. */
-  declare readonly field: pulumi.Output<string>;
-  /** The search text. */
-  declare readonly search: pulumi.Output<string>;
-  /** Whether the rule is enabled. */
-  declare readonly enabled: pulumi.Output<boolean>;
-  /** The team that owns the rule. */
-  declare readonly teamId: pulumi.Output<string>;
-
-  constructor(name: string, args: HvaAutomationRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    // Spread: the base class adds __provider to the props object it is given.
-    super(
-      hvaAutomationRuleProvider,
-      name,
-      { ...args, teamId: undefined },
-      opts,
-      "secops",
-      "HvaAutomationRule",
-    );
   }
 }
+
+/** The implementation the dynamic shim loads (`pulumi-secops/resources/hva-automation-rule`). */
+export const provider = dynamicImplementation((ctx) => new HvaAutomationRuleImpl(ctx));

@@ -10,12 +10,15 @@ import type { HvaRule } from "../client/types";
 import type { HvaRuleInputs } from "./hva-automation-rule";
 import { partialFailure, pendingId } from "./runtime";
 
-/** In-process record of rules this process created or adopted, so two resources never claim one rule. */
-export const claimed = new Set<string>();
-
-/** True for an unclaimed rule with the same field and search as `i`. */
-export const identical = (r: HvaRule, i: HvaRuleInputs) =>
-  r.searchField === i.field && r.search === i.search && !claimed.has(r.id);
+/**
+ * True for an unclaimed rule with the same field and search as `i`. `claimed` holds the rules one
+ * provider instance created or adopted, so two resources never claim one rule.
+ */
+export const identical = (
+  r: HvaRule,
+  i: Pick<HvaRuleInputs, "field" | "search">,
+  claimed: ReadonlySet<string>,
+) => r.searchField === i.field && r.search === i.search && !claimed.has(r.id);
 
 /** Lists rules, or explains that this API cannot (strict-spec). */
 export async function listOrExplain(client: SecOpsClient, why: string): Promise<HvaRule[]> {
@@ -63,7 +66,11 @@ async function listForReconcile(client: SecOpsClient, why: string): Promise<HvaR
  * (never a duplicate); none means the PUT did not land, so it is sent again. When the list cannot
  * settle it, the create is recorded as pending (a partial failure under a pending id), never forgotten.
  */
-export async function createOnce(client: SecOpsClient, inputs: HvaRuleInputs): Promise<HvaRule> {
+export async function createOnce(
+  client: SecOpsClient,
+  inputs: HvaRuleInputs,
+  claimed: ReadonlySet<string>,
+): Promise<HvaRule> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.createHvaRule({ field: inputs.field, search: inputs.search });
@@ -82,7 +89,7 @@ export async function createOnce(client: SecOpsClient, inputs: HvaRuleInputs): P
         if (isSecOpsError(listErr, ErrorCodes.UNSUPPORTED)) throw listErr;
         throw pending(inputs, err, listErr);
       }
-      const found = rules.filter((r) => identical(r, inputs));
+      const found = rules.filter((r) => identical(r, inputs, claimed));
       if (found.length > 0) return found[found.length - 1];
     }
   }
@@ -107,15 +114,14 @@ function pending(inputs: HvaRuleInputs, err: SecOpsError, listErr: unknown): Err
 export async function removePendingCreate(
   client: SecOpsClient,
   props: Pick<HvaRuleInputs, "field" | "search">,
+  claimed: ReadonlySet<string>,
 ): Promise<void> {
   if (typeof props.field !== "string" || typeof props.search !== "string") return;
   const rules = await listForReconcile(
     client,
     `settling an interrupted create of HVA rule (${props.field}=${props.search}) needs the list`,
   );
-  const found = rules.filter(
-    (r) => r.searchField === props.field && r.search === props.search && !claimed.has(r.id),
-  );
+  const found = rules.filter((r) => identical(r, props, claimed));
   const made = found[found.length - 1];
   if (!made) return;
   await client.deleteHvaRule(made.id).catch((err: unknown) => {

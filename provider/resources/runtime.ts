@@ -1,14 +1,12 @@
 /**
- * Machinery shared by every resource implementation: credentials from `configure` (with a ready
- * promise, since the host does not wait for configure before concurrent CRUD calls), warnings shown
- * once, Pulumi's partial-failure error, and check helpers.
+ * Machinery shared by every resource implementation: pending ids, Pulumi's partial-failure error,
+ * check helpers and the 403 explanation.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
 import { roles } from "../client/routes";
 import { closest } from "../client/options";
-import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
 
 /** The value Pulumi sends for an input that is unknown during preview. */
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -30,38 +28,6 @@ export const isPendingId = (id: unknown): boolean =>
 
 /** A fresh pending id. */
 export const pendingId = (): string => `${PENDING_ID_PREFIX}${new Date().toISOString()}`;
-
-/** Credentials of one provider instance: from `configure`, else the environment. */
-export class ProviderRuntime {
-  private ready: Promise<ConnectionSettings> | undefined;
-
-  /**
-   * Called by the host before the first CRUD call. Config keys arrive namespaced (`secops:apiKey`),
-   * secrets unwrapped. Resolution errors surface at the first call that needs the API (check and
-   * diff never do), so a preview without credentials still works.
-   */
-  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    const settings = Promise.resolve().then(() => resolveSettings({}, (key) => req.config.get(key)));
-    this.ready = settings;
-    settings.catch(() => undefined); // reported by client()
-    return Promise.resolve();
-  }
-
-  /** The shared client for the configured settings. */
-  async client(): Promise<SecOpsClient> {
-    this.ready ??= Promise.resolve().then(() => resolveSettings());
-    return clientFor(await this.ready);
-  }
-}
-
-const warned = new Set<string>();
-
-/** Shows a warning once per process for a given key. */
-export function warnOnce(key: string, message: string): void {
-  if (warned.has(key)) return;
-  warned.add(key);
-  void pulumi.log.warn(message);
-}
 
 /**
  * Pulumi's partial-failure error: the object was created but not fully set up. The host records
@@ -161,5 +127,14 @@ export async function explainForbidden(client: SecOpsClient, err: unknown): Prom
     ErrorCodes.FORBIDDEN,
     `${err.message}. This API key's role is ${role}; writes need ${roles.writers.join(" or ")} (an assumption; see the README's assumptions table)`,
     { status: err.status, method: err.method, path: err.path, apiMessage: err.apiMessage, cause: err },
+  );
+}
+
+/** An import (a read with an id only) that this API cannot serve: it offers no route to read `what`. */
+export function cannotImport(what: string, cause: unknown): SecOpsError {
+  return new SecOpsError(
+    ErrorCodes.UNSUPPORTED,
+    `cannot import ${what}: this API offers no route to read it, so its current values are unknown`,
+    { cause },
   );
 }

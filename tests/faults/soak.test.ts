@@ -1,3 +1,4 @@
+import { asHost } from "../helpers/provider";
 /**
  * Over 1,000 provider operations with about 10% injected faults (429 with Retry-After, 503,
  * connection resets, commit-then-drop, broken 2xx bodies) end with the declared state: zero
@@ -5,8 +6,9 @@
  * run them, 16 at a time; a failed operation is left for the next round, as a user re-runs `up`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { provider } from "pulumi-secops/resources/hva-automation-rule";
+import { provider as implementation } from "pulumi-secops/resources/hva-automation-rule";
 import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
+const provider = asHost(implementation);
 
 type Outs = { field: string; search: string; enabled: boolean; teamId: string };
 type Tracked = { id: string; outs: Outs };

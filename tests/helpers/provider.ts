@@ -12,3 +12,12 @@ export function captureWarnings(): string[] {
   jest.spyOn(pulumi.log, "warn").mockImplementation(async (m: string) => void warnings.push(m));
   return warnings;
 }
+
+/** A dynamic implementation as the host calls it: untyped property bags, like the host's. */
+export type HostView = Required<pulumi.dynamic.ResourceProvider> & {
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
+  route(...args: unknown[]): Promise<unknown>;
+};
+
+/** Views a typed implementation the way the host sees it (tests pass partial and wrong inputs). */
+export const asHost = (p: object): HostView => p as HostView;

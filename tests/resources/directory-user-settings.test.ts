@@ -1,9 +1,10 @@
 /** DirectoryUserSettings implementation, by direct calls, against the simulator. */
 import { DirectoryUserSettings } from "pulumi-secops";
-import { provider } from "pulumi-secops/resources/directory-user-settings";
+import { provider as implementation } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { captureWarnings, configureRequest } from "../helpers/provider";
+import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
 import { installMocks, valueOf } from "../helpers/mocks";
+const provider = asHost(implementation);
 
 type Outs = Record<string, unknown> & { previousValues: Record<string, boolean | null> };
 

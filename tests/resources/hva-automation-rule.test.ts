@@ -1,8 +1,9 @@
 /** HvaAutomationRule implementation, by direct calls, against the simulator in both modes. */
-import { provider } from "pulumi-secops/resources/hva-automation-rule";
-import { route } from "pulumi-secops/resources/shim";
+import { provider as implementation } from "pulumi-secops/resources/hva-automation-rule";
+import { dynamicImplementation } from "pulumi-secops/resources/shim-target";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { captureWarnings, configureRequest } from "../helpers/provider";
+import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
+const provider = asHost(implementation);
 
 type Outs = { field: string; search: string; enabled: boolean; teamId: string };
 
@@ -183,19 +184,22 @@ describe("assumed routes available", () => {
       (name: string) =>
       async (...a: unknown[]) =>
         void calls.push(`${name}:${a.length}`);
-    const impl = {
-      configure: rec("configure"),
-      check: rec("check"),
-      create: rec("create"),
-      read: rec("read"),
-      diff: rec("diff"),
-      update: rec("update"),
-      delete: rec("delete"),
-    };
-    await route(impl as never, [configureRequest({})]);
-    await route(impl as never, [{ field: "name" }]);
-    await route(impl as never, ["id-1", { field: "name" }]);
-    await route(impl as never, [{}, { field: "name" }]);
+    const bound = dynamicImplementation(
+      () =>
+        ({
+          check: rec("check"),
+          create: rec("create"),
+          read: rec("read"),
+          diff: rec("diff"),
+          update: rec("update"),
+          delete: rec("delete"),
+        }) as never,
+    );
+    bound.configure = rec("configure");
+    await bound.route(configureRequest({}));
+    await bound.route({ field: "name" });
+    await bound.route("id-1", { field: "name" });
+    await bound.route({}, { field: "name" });
     expect(calls).toEqual(["configure:1", "create:1", "read:2", "check:2"]);
   });
 });

@@ -3,10 +3,12 @@
  * cannot be settled is recorded as pending and settled by its next operation; a gateway's 404 on a
  * read never drops the rule; Check names unknown inputs and oversized values.
  */
-import { provider } from "pulumi-secops/resources/hva-automation-rule";
-import { provider as users } from "pulumi-secops/resources/directory-user-settings";
+import { provider as implementation } from "pulumi-secops/resources/hva-automation-rule";
+import { provider as usersImplementation } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { captureWarnings, configureRequest } from "../helpers/provider";
+import { asHost, captureWarnings, configureRequest } from "../helpers/provider";
+const users = asHost(usersImplementation);
+const provider = asHost(implementation);
 
 let sim: Simulator;
 let n = 0;

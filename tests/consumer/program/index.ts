@@ -258,7 +258,7 @@ async function offline(): Promise<void> {
 }
 
 // The implementation modules the serialized providers load by name (kept for existing state).
-const implementations = [hvaModule.provider, usersModule.provider, hvaModule.hvaAutomationRuleProvider];
+const implementations = [hvaModule.provider, usersModule.provider];
 const moduleTypes: [
   hvaModule.HvaRuleInputs?,
   hvaModule.HvaRuleOutputs?,

@@ -1,0 +1,84 @@
+/**
+ * What the dynamic shim (`dynamic/shim.ts`) loads: an implementation bound to the one provider
+ * instance of a dynamic-provider host process, plus the router of the shim's shared function.
+ *
+ * Shim protocol v1 (a compatibility promise: stack state stores the shim, so these stay): the module
+ * `pulumi-secops/resources/<name>` exports `provider` with configure, check, diff, create, read,
+ * update, delete and `route`. `route` serves the four calls whose argument shapes differ (verified
+ * through the real host on @pulumi/pulumi 3.248 and 3.270 by the engine tests):
+ * configure(req) has `req.config`; create(props) is the other one-argument call; read(id, props)
+ * starts with the id string; check(olds, news) starts with an object.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { SecOpsClient } from "../client/client";
+import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
+import type { ResourceContext, ResourceImplementation } from "./context";
+
+/** Credentials of the host's one provider instance: from `configure`, else the environment. */
+export class ProviderRuntime implements ResourceContext {
+  private ready: Promise<ConnectionSettings> | undefined;
+
+  /**
+   * Called by the host before the first CRUD call (without waiting for it: the ready promise).
+   * Config keys arrive namespaced (`secops:apiKey`), secrets unwrapped. Resolution errors surface at
+   * the first call that needs the API (check and diff never do), so a preview without credentials works.
+   */
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    const settings = Promise.resolve().then(() => resolveSettings({}, (key) => req.config.get(key)));
+    this.ready = settings;
+    settings.catch(() => undefined); // reported by client()
+    return Promise.resolve();
+  }
+
+  /** The shared client for the configured settings. */
+  async client(): Promise<SecOpsClient> {
+    this.ready ??= Promise.resolve().then(() => resolveSettings());
+    return clientFor(await this.ready);
+  }
+
+  /** Once per host process (the host serves one provider instance). */
+  warn(key: string, message: string): void {
+    if (warned.has(key)) return;
+    warned.add(key);
+    void pulumi.log.warn(message);
+  }
+}
+
+const warned = new Set<string>();
+
+/** The `provider` export a resource module offers the shim (protocol v1 above). */
+export interface DynamicImplementation<I = never, O = never> extends ResourceImplementation<I, O> {
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
+  /** Routes the shim's shared function by argument shapes. */
+  route(...args: unknown[]): Promise<unknown>;
+}
+
+/** Binds an implementation to the host's provider instance. */
+export function dynamicImplementation<I, O>(
+  make: (ctx: ResourceContext) => ResourceImplementation<I, O>,
+): DynamicImplementation<I, O> {
+  const runtime = new ProviderRuntime();
+  const impl = make(runtime);
+  const bound: DynamicImplementation<I, O> = {
+    configure: (req) => runtime.configure(req),
+    check: (olds, news) => impl.check(olds, news),
+    diff: (id, olds, news) => impl.diff(id, olds, news),
+    create: (inputs) => impl.create(inputs),
+    read: (id, props) => impl.read(id, props),
+    update: (id, olds, news) => impl.update(id, olds, news),
+    delete: (id, props) => impl.delete(id, props),
+    route: (...args: unknown[]) => route(bound, args),
+  };
+  return bound;
+}
+
+function route<I, O>(impl: DynamicImplementation<I, O>, args: unknown[]): Promise<unknown> {
+  const [a, b] = args;
+  if (args.length === 1) {
+    const req = a as pulumi.dynamic.ConfigureRequest;
+    return req && typeof req === "object" && req.config && typeof req.config.get === "function"
+      ? impl.configure(req)
+      : impl.create(a as I);
+  }
+  return typeof a === "string" ? impl.read(a, b as O) : impl.check(a as I, b as I);
+}
