@@ -232,6 +232,14 @@ export class SecOpsClient {
     return exportToFile(path, options, (rest) => this.exportCasesCsv(rest));
   }
 
+  /**
+   * Ends in-flight requests at once (they fail with SECOPS_NETWORK, or SECOPS_AMBIGUOUS for a write
+   * that may have landed) and closes the pool; nothing is retried. For cancellation: prefer close().
+   */
+  async destroy(): Promise<void> {
+    await this.#http.destroy();
+  }
+
   /** Closes the client's connection pool (not an injected dispatcher). */
   async close(): Promise<void> {
     await this.#http.close();

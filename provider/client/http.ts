@@ -163,6 +163,16 @@ export class HttpTransport {
     await this.#dispatcher.close();
   }
 
+  /**
+   * Ends in-flight requests now (a provider's Cancel): each fails with its transport error and none
+   * is tried again. An injected dispatcher belongs to its owner and is left alone.
+   */
+  async destroy(): Promise<void> {
+    const owned = this.#ownsDispatcher && !this.#closed;
+    this.#closed = true;
+    if (owned) await this.#dispatcher.destroy();
+  }
+
   /** The one retry loop: attempts until `onSuccess` returns, a failure is final, or the budget is spent. */
   private async call<T>(spec: RequestSpec, onSuccess: (res: Attempt) => Promise<T>): Promise<T> {
     const attempts = this.#settings.maxRetries + 1;
@@ -178,7 +188,7 @@ export class HttpTransport {
       } catch (err) {
         this.#log?.(spec.method, spec.path, errName(err), attempt, Date.now() - started);
         if (err instanceof SlotTimeout) throw transportError(spec, err, this.#settings.timeoutMs);
-        if (attempt >= attempts || !(spec.idempotent || failedBeforeSend(err)))
+        if (this.#closed || attempt >= attempts || !(spec.idempotent || failedBeforeSend(err)))
           throw transportError(spec, err, this.#settings.timeoutMs);
         await sleep(backoff(attempt));
         continue;

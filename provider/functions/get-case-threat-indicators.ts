@@ -1,5 +1,6 @@
 /** getCaseThreatIndicators: every threat indicator (detection) of a case. */
 import * as pulumi from "@pulumi/pulumi";
+import type { SecOpsClient } from "../client/client";
 import type { Detection, SortDirection } from "../client/types";
 import { functionClient, type FunctionOptions, type InputFields } from "./common";
 
@@ -27,10 +28,16 @@ export async function getCaseThreatIndicators(
   args: GetCaseThreatIndicatorsArgs,
   opts?: FunctionOptions,
 ): Promise<GetCaseThreatIndicatorsResult> {
+  return caseThreatIndicators(functionClient(opts), args);
+}
+
+/** The body shared by the data source and the native invoke `secops:index:getCaseThreatIndicators`. */
+export async function caseThreatIndicators(
+  client: SecOpsClient,
+  args: GetCaseThreatIndicatorsArgs,
+): Promise<GetCaseThreatIndicatorsResult> {
   const sortDirection = args?.sortDirection ?? "desc";
-  const { data, totalCount } = await functionClient(opts).listCaseThreatIndicators(args?.caseId, {
-    sortDirection,
-  });
+  const { data, totalCount } = await client.listCaseThreatIndicators(args?.caseId, { sortDirection });
   return { caseId: args.caseId, sortDirection, totalCount, indicators: data };
 }
 

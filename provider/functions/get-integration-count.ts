@@ -1,5 +1,6 @@
 /** getIntegrationCount: how many integrations match a filter. */
 import * as pulumi from "@pulumi/pulumi";
+import type { SecOpsClient } from "../client/client";
 import type { IntegrationFilter } from "../client/types";
 import { functionClient, type FunctionOptions, type InputFields } from "./common";
 
@@ -16,7 +17,15 @@ export async function getIntegrationCount(
   args: IntegrationFilter = {},
   opts?: FunctionOptions,
 ): Promise<IntegrationCountResult> {
-  return { totalCount: await functionClient(opts).countIntegrations(args) };
+  return integrationCount(functionClient(opts), args);
+}
+
+/** The body shared by the data source and the native invoke `secops:index:getIntegrationCount`. */
+export async function integrationCount(
+  client: SecOpsClient,
+  args: IntegrationFilter = {},
+): Promise<IntegrationCountResult> {
+  return { totalCount: await client.countIntegrations(args) };
 }
 
 /** {@link getIntegrationCount} as an Output; arguments may be Outputs (unknown during preview). */

@@ -1,27 +1,19 @@
 /**
- * A client of Pulumi's own dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`), the
- * process the engine starts for dynamic resources, spoken to over its gRPC ResourceProvider service
- * with the stubs in `@pulumi/pulumi/proto`, exactly as the engine does.
+ * A client of a Pulumi resource-provider process, spoken to over its gRPC ResourceProvider service
+ * with the stubs in `@pulumi/pulumi/proto`, as the engine does: Pulumi's own dynamic-provider host
+ * (`@pulumi/pulumi/cmd/dynamic-provider`) or this package's native plugin (`pulumi-resource-secops`).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { dirname } from "node:path";
+import { join } from "node:path";
+import type { ServiceError } from "@grpc/grpc-js";
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { fromStruct, proto, toStruct } from "../native/plugin/proto";
+import { secretOf } from "../native/plugin/wire";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Any = any;
-
-function pulumiRequire(path: string): Any {
-  return require(require.resolve(`@pulumi/pulumi/${path}`));
-}
-/** A dependency of @pulumi/pulumi, loaded as it loads it (the stubs need the same instances). */
-function pulumiDependency(name: string): Any {
-  const base = dirname(require.resolve("@pulumi/pulumi/package.json"));
-  return require(require.resolve(name, { paths: [base] }));
-}
-const grpc = () => pulumiDependency("@grpc/grpc-js");
-
-/** Marks a config value as a secret the way the engine does (unwrapped by the host). */
+/** Marks a config value as a secret the way the engine does. */
 export function secret(value: string): Record<string, string> {
-  return { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value };
+  return secretOf(value) as Record<string, string>;
 }
 
 /** A failed create that still made something: Pulumi's ErrorResourceInitFailed. */
@@ -37,9 +29,9 @@ export class InitFailedError extends Error {
 }
 
 /**
- * Runs the host (argv[1], arguments after it) and ends it when the runner dies. The host holds the API
- * key and serves unauthenticated gRPC on 127.0.0.1, so it must not outlive its runner: the runner keeps
- * this process's stdin open, and the pipe closes when the runner exits for any reason, SIGKILL included.
+ * Runs the provider (argv[1], arguments after it) and ends it when the runner dies. The provider holds
+ * the API key and serves unauthenticated gRPC on 127.0.0.1, so it must not outlive its runner: the
+ * runner keeps this process's stdin open, and the pipe closes when the runner exits for any reason.
  */
 const WATCHDOG = `
 const [entry, ...args] = process.argv.slice(1);
@@ -52,127 +44,169 @@ process.argv = [process.argv[0], entry, ...args];
 require(entry);
 `;
 
-const clean = (o: unknown) => JSON.parse(JSON.stringify(o ?? {}));
+type Bag = Record<string, unknown>;
+/** A message's fields by setter name without `set` (e.g. `urn`, `olds`); bags become Structs. */
+type Fields = Record<string, string | boolean | Bag | undefined>;
 
-/** A running host process and a gRPC client of it. */
-export class DynamicProviderHost {
-  private stderrText = "";
-  private constructor(
+/** Builds a request message from its fields: one table-driven helper instead of setter chains. */
+function message<T>(Type: new () => T, fields: Fields): T {
+  const m = new Type() as unknown as Record<string, (v: unknown) => void>;
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    const setter = `set${name[0].toUpperCase()}${name.slice(1)}`;
+    m[setter](typeof value === "object" ? toStruct(value) : value);
+  }
+  return m as unknown as T;
+}
+
+/** The Diff answer the runner uses. */
+export interface DiffAnswer {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** Property → kind (`UPDATE`, `ADD_REPLACE`, ...), when the provider gave a detailed diff. */
+  detailedDiff: Record<string, string>;
+}
+
+/** A running provider process and a gRPC client of it. */
+export class ProviderProcess {
+  #stderr = "";
+  protected constructor(
     private readonly child: ChildProcessWithoutNullStreams,
-    private readonly client: Any,
+    private readonly client: ResourceProviderClient,
   ) {
-    child.stderr.on("data", (c) => (this.stderrText += String(c)));
+    child.stderr.on("data", (c) => (this.#stderr += String(c)));
   }
 
-  /** Everything the host wrote to stderr (warnings, errors). */
+  /** Everything the provider wrote to stderr (warnings, errors). */
   get stderr(): string {
-    return this.stderrText;
+    return this.#stderr;
   }
 
-  /**
-   * Starts the host with `cwd` as its working directory: the serialized provider's `require`s
-   * resolve from there, as they do from a Pulumi program's directory.
-   */
-  static async start(cwd: string): Promise<DynamicProviderHost> {
-    const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js");
-    const child = spawn(process.execPath, ["-e", WATCHDOG, entry, "127.0.0.1:0"], {
+  /** Spawns `entry args...` under the watchdog in `cwd` and connects to the port it prints. */
+  protected static async spawn(
+    entry: string,
+    args: string[],
+    cwd: string,
+  ): Promise<[ChildProcessWithoutNullStreams, ResourceProviderClient]> {
+    const child = spawn(process.execPath, ["-e", WATCHDOG, entry, ...args], {
       cwd,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let early = "";
     child.stderr.on("data", (c) => (early += String(c)));
     const port = await new Promise<string>((resolve, reject) => {
-      child.stdout.once("data", (c) => resolve(String(c).trim()));
-      child.once("exit", (code) => reject(new Error(`dynamic-provider host exited (${code}): ${early}`)));
+      child.stdout.once("data", (c) => resolve(String(c).split("\n")[0].trim()));
+      child.once("exit", (code) => reject(new Error(`provider ${entry} exited (${code}): ${early}`)));
     });
-    const services = pulumiRequire("proto/provider_grpc_pb.js");
-    const g = grpc();
-    const client = new services.ResourceProviderClient(`127.0.0.1:${port}`, g.credentials.createInsecure());
-    return new DynamicProviderHost(child, client);
+    const { grpc, providerGrpc } = proto();
+    const client = new providerGrpc.ResourceProviderClient(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+      {
+        "grpc.max_receive_message_length": 400 * 1024 * 1024,
+      },
+    );
+    return [child, client];
   }
 
-  private call<T>(method: string, req: Any): Promise<T> {
+  /** The process id (tests check it ends with its runner). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private call<Res>(method: string, req: unknown): Promise<Res> {
+    type Unary = (req: unknown, cb: (err: ServiceError | null, res: Res) => void) => void;
+    const fn = (this.client as unknown as Record<string, Unary>)[method].bind(this.client);
     return new Promise((resolve, reject) =>
-      this.client[method](req, (err: Any, res: T) => (err ? reject(err) : resolve(res))),
+      fn(req, (err: ServiceError | null, res: Res) =>
+        err ? reject(this.initFailed(err) ?? err) : resolve(res),
+      ),
     );
   }
 
-  private struct(o: unknown): Any {
-    return pulumiDependency("google-protobuf/google/protobuf/struct_pb").Struct.fromJavaScript(clean(o));
+  private get pb(): typeof providerPb {
+    return proto().provider;
   }
 
-  /** Configure: full keys (`secops:apiKey`), secrets wrapped with {@link secret}. */
-  async configure(args: Record<string, unknown>): Promise<void> {
-    const p = pulumiRequire("proto/provider_pb.js");
-    const req = new p.ConfigureRequest();
-    req.setArgs(this.struct(args));
-    req.setAcceptsecrets(true);
+  async getPluginInfo(): Promise<string> {
+    const res = await this.call<{ getVersion(): string }>("getPluginInfo", new (proto().empty.Empty)());
+    return res.getVersion();
+  }
+
+  async getSchema(): Promise<string> {
+    return (
+      await this.call<providerPb.GetSchemaResponse>("getSchema", message(this.pb.GetSchemaRequest, {}))
+    ).getSchema();
+  }
+
+  /** CheckConfig: the provider's config properties, unqualified (`apiKey`), secrets wrapped. */
+  async checkConfig(urn: string, olds: Bag, news: Bag): Promise<{ inputs: Bag; failures: CheckFailure[] }> {
+    const res = await this.call<providerPb.CheckResponse>(
+      "checkConfig",
+      message(this.pb.CheckRequest, { urn, olds, news }),
+    );
+    return { inputs: fromStruct(res.getInputs()), failures: failures(res) };
+  }
+
+  async diffConfig(urn: string, olds: Bag, news: Bag): Promise<DiffAnswer> {
+    return diffAnswer(
+      await this.call("diffConfig", message(this.pb.DiffRequest, { urn, olds, news, oldInputs: olds })),
+    );
+  }
+
+  /**
+   * Configure. `args` carries config with secrets wrapped ({@link secret}); `variables` (full keys,
+   * e.g. `secops:config:apiKey`, secrets unwrapped) is what the engine sends besides.
+   */
+  async configure(args: Bag, variables: Record<string, string> = {}): Promise<void> {
+    const req = message(this.pb.ConfigureRequest, { args, acceptsecrets: true, acceptresources: true });
+    for (const [k, v] of Object.entries(variables)) req.getVariablesMap().set(k, v);
     await this.call("configure", req);
   }
 
-  async check(
-    urn: string,
-    olds: unknown,
-    news: unknown,
-  ): Promise<{ inputs: Record<string, unknown>; failures: Array<{ property: string; reason: string }> }> {
-    const p = pulumiRequire("proto/provider_pb.js");
-    const req = new p.CheckRequest();
-    req.setUrn(urn);
-    req.setOlds(this.struct(olds));
-    req.setNews(this.struct(news));
-    const res: Any = await this.call("check", req);
-    return {
-      inputs: res.getInputs()?.toJavaScript() ?? {},
-      failures: res.getFailuresList().map((f: Any) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+  async check(urn: string, olds: unknown, news: unknown): Promise<{ inputs: Bag; failures: CheckFailure[] }> {
+    const res = await this.call<providerPb.CheckResponse>(
+      "check",
+      message(this.pb.CheckRequest, { urn, olds: olds as Bag, news: news as Bag }),
+    );
+    return { inputs: fromStruct(res.getInputs()), failures: failures(res) };
   }
 
-  async diff(
-    id: string,
-    urn: string,
-    olds: unknown,
-    news: unknown,
-  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
-    const p = pulumiRequire("proto/provider_pb.js");
-    const req = new p.DiffRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setOlds(this.struct(olds));
-    req.setNews(this.struct(news));
-    const res: Any = await this.call("diff", req);
-    return {
-      changes: res.getChanges() === p.DiffResponse.DiffChanges.DIFF_SOME,
-      replaces: res.getReplacesList(),
-      deleteBeforeReplace: res.getDeletebeforereplace(),
-    };
+  async diff(id: string, urn: string, olds: unknown, news: unknown, oldInputs?: Bag): Promise<DiffAnswer> {
+    return diffAnswer(
+      await this.call(
+        "diff",
+        message(this.pb.DiffRequest, { id, urn, olds: olds as Bag, news: news as Bag, oldInputs }),
+      ),
+    );
   }
 
   /** Create. A partial failure throws {@link InitFailedError} with the id the provider reported. */
-  async create(urn: string, props: unknown): Promise<{ id: string; properties: Record<string, unknown> }> {
-    const p = pulumiRequire("proto/provider_pb.js");
-    const req = new p.CreateRequest();
-    req.setUrn(urn);
-    req.setProperties(this.struct(props));
-    try {
-      const res: Any = await this.call("create", req);
-      return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
-    } catch (err) {
-      throw this.initFailed(err) ?? err;
-    }
+  async create(urn: string, props: unknown, preview = false): Promise<{ id: string; properties: Bag }> {
+    const res = await this.call<providerPb.CreateResponse>(
+      "create",
+      message(this.pb.CreateRequest, { urn, properties: props as Bag, preview }),
+    );
+    return { id: res.getId(), properties: fromStruct(res.getProperties()) };
   }
 
+  /** Read: refresh (properties, inputs) or import (an id alone). */
   async read(
     id: string,
     urn: string,
     props: unknown,
-  ): Promise<{ id: string; properties: Record<string, unknown> }> {
-    const p = pulumiRequire("proto/provider_pb.js");
-    const req = new p.ReadRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setProperties(this.struct(props));
-    const res: Any = await this.call("read", req);
-    return { id: res.getId(), properties: res.getProperties()?.toJavaScript() ?? {} };
+    inputs?: Bag,
+  ): Promise<{ id: string; properties: Bag; inputs: Bag }> {
+    const res = await this.call<providerPb.ReadResponse>(
+      "read",
+      message(this.pb.ReadRequest, { id, urn, properties: props as Bag, inputs }),
+    );
+    return {
+      id: res.getId(),
+      properties: fromStruct(res.getProperties()),
+      inputs: fromStruct(res.getInputs()),
+    };
   }
 
   async update(
@@ -180,50 +214,112 @@ export class DynamicProviderHost {
     urn: string,
     olds: unknown,
     news: unknown,
-  ): Promise<{ properties: Record<string, unknown> }> {
-    const p = pulumiRequire("proto/provider_pb.js");
-    const req = new p.UpdateRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setOlds(this.struct(olds));
-    req.setNews(this.struct(news));
-    const res: Any = await this.call("update", req);
-    return { properties: res.getProperties()?.toJavaScript() ?? {} };
+    preview = false,
+  ): Promise<{ properties: Bag }> {
+    const res = await this.call<providerPb.UpdateResponse>(
+      "update",
+      message(this.pb.UpdateRequest, { id, urn, olds: olds as Bag, news: news as Bag, preview }),
+    );
+    return { properties: fromStruct(res.getProperties()) };
   }
 
   async delete(id: string, urn: string, props: unknown): Promise<void> {
-    const p = pulumiRequire("proto/provider_pb.js");
-    const req = new p.DeleteRequest();
-    req.setId(id);
-    req.setUrn(urn);
-    req.setProperties(this.struct(props));
-    await this.call("delete", req);
+    await this.call("delete", message(this.pb.DeleteRequest, { id, urn, properties: props as Bag }));
   }
 
-  /** Stops the host. */
+  async invoke(tok: string, args: Bag): Promise<{ result: Bag; failures: CheckFailure[] }> {
+    const res = await this.call<providerPb.InvokeResponse>(
+      "invoke",
+      message(this.pb.InvokeRequest, { tok, args }),
+    );
+    return { result: fromStruct(res.getReturn()), failures: failures(res) };
+  }
+
+  async cancel(): Promise<void> {
+    await this.call("cancel", new (proto().empty.Empty)());
+  }
+
+  /** Stops the process. */
   async close(): Promise<void> {
     this.client.close();
-    if (this.child.exitCode !== null) return;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once("exit", resolve));
     this.child.kill();
     await exited;
   }
 
-  private initFailed(err: Any): InitFailedError | undefined {
-    const bin = err?.metadata?.get?.("grpc-status-details-bin")?.[0];
-    if (!bin) return undefined;
-    const status = pulumiRequire("proto/status_pb.js").Status.deserializeBinary(new Uint8Array(bin));
-    const p = pulumiRequire("proto/provider_pb.js");
+  private initFailed(err: ServiceError): InitFailedError | undefined {
+    const bin = err.metadata?.get("grpc-status-details-bin")?.[0];
+    if (!bin || typeof bin === "string") return undefined;
+    const status = proto().status.Status.deserializeBinary(new Uint8Array(bin));
     for (const any of status.getDetailsList()) {
-      if (!String(any.getTypeUrl()).endsWith("pulumirpc.ErrorResourceInitFailed")) continue;
-      const detail = p.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+      if (!any.getTypeUrl().endsWith("pulumirpc.ErrorResourceInitFailed")) continue;
+      const detail = this.pb.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
       return new InitFailedError(
         status.getMessage(),
         detail.getId(),
-        detail.getProperties()?.toJavaScript() ?? {},
+        fromStruct(detail.getProperties()),
         detail.getReasonsList(),
       );
     }
     return undefined;
+  }
+}
+
+/** One Check failure. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+function failures(res: { getFailuresList(): providerPb.CheckFailure[] }): CheckFailure[] {
+  return res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+}
+
+function diffAnswer(res: providerPb.DiffResponse): DiffAnswer {
+  const { provider } = proto();
+  const kinds = Object.fromEntries(Object.entries(provider.PropertyDiff.Kind).map(([k, v]) => [v, k]));
+  const detailedDiff: Record<string, string> = {};
+  res.getDetaileddiffMap().forEach((d, k) => (detailedDiff[k] = kinds[d.getKind()]));
+  return {
+    changes: res.getChanges() === provider.DiffResponse.DiffChanges.DIFF_SOME,
+    replaces: res.getReplacesList(),
+    deleteBeforeReplace: res.getDeletebeforereplace(),
+    detailedDiff,
+  };
+}
+
+/** Pulumi's own dynamic-provider host, the process the engine starts for dynamic resources. */
+export class DynamicProviderHost extends ProviderProcess {
+  /**
+   * Starts the host with `cwd` as its working directory: the serialized provider's `require`s
+   * resolve from there, as they do from a Pulumi program's directory.
+   */
+  static async start(cwd: string): Promise<DynamicProviderHost> {
+    const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js");
+    const [child, client] = await ProviderProcess.spawn(entry, ["127.0.0.1:0"], cwd);
+    return new DynamicProviderHost(child, client);
+  }
+}
+
+/** This package's native plugin, `pulumi-resource-secops`, one process per provider instance. */
+export class NativePluginProcess extends ProviderProcess {
+  /** The plugin executable shipped in the package's `bin/`. */
+  static readonly executable = join(__dirname, "..", "..", "bin", "pulumi-resource-secops");
+
+  /**
+   * Starts the plugin as the engine does (`pulumi-resource-secops [engineAddress]`). `executable`
+   * defaults to this package's; a test passes an installed copy's.
+   */
+  static async start(
+    options: { cwd?: string; engineAddress?: string; executable?: string } = {},
+  ): Promise<NativePluginProcess> {
+    const args = options.engineAddress ? [options.engineAddress] : [];
+    const [child, client] = await ProviderProcess.spawn(
+      options.executable ?? NativePluginProcess.executable,
+      args,
+      options.cwd ?? process.cwd(),
+    );
+    return new NativePluginProcess(child, client);
   }
 }

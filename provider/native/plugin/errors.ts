@@ -1,0 +1,49 @@
+/**
+ * How failures cross gRPC: the message (redacted) as the status details, and a create that made
+ * something as Pulumi's ErrorResourceInitFailed (id and properties), so the engine records it.
+ */
+import type { ServiceError } from "@grpc/grpc-js";
+import { redact } from "../../client/errors";
+import { proto, toStruct } from "./proto";
+
+/** An error that carries what a half-finished create made (Pulumi's partial failure). */
+interface InitFailed extends Error {
+  id: string;
+  properties?: Record<string, unknown>;
+  reasons?: string[];
+}
+
+const isInitFailed = (e: unknown): e is InitFailed =>
+  e instanceof Error && typeof (e as Partial<InitFailed>).id === "string" && (e as InitFailed).id !== "";
+
+/** A failure a caller can act on: the status code says whose fault it is. */
+export class RpcFailure extends Error {
+  constructor(
+    readonly code: "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "UNIMPLEMENTED",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The gRPC error for `err`. */
+export function toServiceError(err: unknown): Partial<ServiceError> {
+  const { grpc, status, provider, any } = proto();
+  const message = redact(err instanceof Error ? err.message : String(err));
+  const metadata = new grpc.Metadata();
+  if (isInitFailed(err)) {
+    const detail = new provider.ErrorResourceInitFailed();
+    detail.setId(err.id);
+    detail.setProperties(toStruct(err.properties ?? {}));
+    detail.setReasonsList((err.reasons ?? [message]).map(redact));
+    const packed = new any.Any();
+    packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const st = new status.Status();
+    st.setCode(grpc.status.UNKNOWN);
+    st.setMessage(message);
+    st.addDetails(packed);
+    metadata.add("grpc-status-details-bin", Buffer.from(st.serializeBinary()));
+  }
+  const code = err instanceof RpcFailure ? grpc.status[err.code] : grpc.status.UNKNOWN;
+  return { code, details: message, metadata };
+}

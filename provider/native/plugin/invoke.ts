@@ -1,0 +1,81 @@
+/**
+ * Invoke: the data sources as provider functions, with the same arguments and results as
+ * `getIdentity`, `getIntegrationCount` and `getCaseThreatIndicators` (the bodies are shared).
+ * A bad argument is a CheckFailure naming it, sent before any request.
+ */
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import type { SecOpsClient } from "../../client/client";
+import { SecOpsInputError } from "../../client/errors";
+import { closest } from "../../client/options";
+import { integrationCount } from "../../functions/get-integration-count";
+import { caseThreatIndicators } from "../../functions/get-case-threat-indicators";
+import type { ProviderInstance } from "./instance";
+import { RpcFailure } from "./errors";
+import { fromStruct, proto, toStruct } from "./proto";
+import type { Bag } from "./resources";
+import { unwrap } from "./wire";
+
+/** One provider function. */
+export interface NativeFunction {
+  /** Argument names (the schema's inputs). */
+  args: readonly string[];
+  call(client: SecOpsClient, args: Bag): Promise<unknown>;
+}
+
+/** Every function the plugin serves, by token. */
+export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = {
+  "secops:index:getIdentity": { args: [], call: (c) => c.getIdentity() },
+  "secops:index:getIntegrationCount": {
+    args: [
+      "size",
+      "page",
+      "filter",
+      "search",
+      "orderBy",
+      "sortDirection",
+      "includeDisabled",
+      "healthStatus",
+      "ids",
+      "integrationTypes",
+      "serviceProviderScope",
+    ],
+    call: (c, a) => integrationCount(c, a),
+  },
+  "secops:index:getCaseThreatIndicators": {
+    args: ["caseId", "sortDirection"],
+    call: (c, a) => caseThreatIndicators(c, a as never),
+  },
+};
+
+function unknownArgument(fn: NativeFunction, args: Bag): SecOpsInputError | undefined {
+  for (const key of Object.keys(args)) {
+    if (fn.args.includes(key)) continue;
+    const near = closest(key, fn.args);
+    return new SecOpsInputError(key, `is not an argument${near ? `; did you mean ${near}?` : ""}`);
+  }
+  return undefined;
+}
+
+export async function invoke(
+  instance: ProviderInstance,
+  req: providerPb.InvokeRequest,
+): Promise<providerPb.InvokeResponse> {
+  const { provider } = proto();
+  const fn = NATIVE_FUNCTIONS[req.getTok()];
+  if (!fn)
+    throw new RpcFailure("INVALID_ARGUMENT", `secops: unknown function ${JSON.stringify(req.getTok())}`);
+  const args = unwrap(fromStruct(req.getArgs())).values;
+  const res = new provider.InvokeResponse();
+  try {
+    const bad = unknownArgument(fn, args);
+    if (bad) throw bad;
+    res.setReturn(toStruct(await fn.call(await instance.client(), args)));
+  } catch (err) {
+    if (!(err instanceof SecOpsInputError)) throw err;
+    const failure = new provider.CheckFailure();
+    failure.setProperty(err.field ?? "");
+    failure.setReason(err.message);
+    res.addFailures(failure);
+  }
+  return res;
+}

@@ -1,0 +1,140 @@
+/**
+ * Resource RPCs: Check, Diff, Create, Read (refresh and import), Update, Delete. Each unwraps
+ * secrets, calls the shared implementation of the URN's type for this provider instance, and wraps
+ * what arrived secret again in what it returns.
+ */
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import type { ProviderInstance } from "./instance";
+import { diffResponse } from "./diff";
+import { RpcFailure } from "./errors";
+import { fromStruct, proto, toStruct } from "./proto";
+import { NATIVE_RESOURCES, typeOfUrn, type Bag, type NativeResource } from "./resources";
+import { unwrap, wrap, UNKNOWN } from "./wire";
+
+function resolve(instance: ProviderInstance, urn: string, type?: string) {
+  const token = type || typeOfUrn(urn);
+  const resource = NATIVE_RESOURCES[token];
+  const impl = instance.implementation(token);
+  if (!resource || !impl)
+    throw new RpcFailure(
+      "INVALID_ARGUMENT",
+      `secops: unknown resource type ${JSON.stringify(token)} (${urn})`,
+    );
+  return { resource, impl };
+}
+
+/** Outputs during preview: known inputs, unknown for what only the API can tell. */
+function previewOutputs(resource: NativeResource, inputs: Bag, olds: Bag): Bag {
+  return Object.fromEntries(resource.outputs.map((k) => [k, inputs[k] ?? (k in olds ? olds[k] : UNKNOWN)]));
+}
+
+export async function check(
+  instance: ProviderInstance,
+  req: providerPb.CheckRequest,
+): Promise<providerPb.CheckResponse> {
+  const { provider } = proto();
+  const { impl } = resolve(instance, req.getUrn(), req.getType());
+  const { values, secrets } = unwrap(fromStruct(req.getNews()));
+  const checked = await impl.check(unwrap(fromStruct(req.getOlds())).values, values);
+  const res = new provider.CheckResponse();
+  res.setInputs(toStruct(wrap(checked.inputs ?? values, secrets)));
+  for (const f of checked.failures ?? []) {
+    const failure = new provider.CheckFailure();
+    failure.setProperty(f.property);
+    failure.setReason(f.reason);
+    res.addFailures(failure);
+  }
+  return res;
+}
+
+export async function diff(
+  instance: ProviderInstance,
+  req: providerPb.DiffRequest,
+): Promise<providerPb.DiffResponse> {
+  const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
+  const olds = unwrap(fromStruct(req.getOlds())).values;
+  const oldInputs = unwrap(fromStruct(req.getOldInputs())).values;
+  const news = unwrap(fromStruct(req.getNews())).values;
+  const verdict = await impl.diff(req.getId(), olds, news);
+  return diffResponse(verdict, resource, olds, oldInputs, news);
+}
+
+export async function create(
+  instance: ProviderInstance,
+  req: providerPb.CreateRequest,
+): Promise<providerPb.CreateResponse> {
+  const { provider } = proto();
+  const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
+  const { values, secrets } = unwrap(fromStruct(req.getProperties()));
+  const res = new provider.CreateResponse();
+  if (req.getPreview()) {
+    res.setProperties(toStruct(wrap(previewOutputs(resource, values, {}), secrets)));
+    return res;
+  }
+  const made = await impl.create(values).catch((err: unknown) => {
+    // A half-finished create reports what it made: keep its secrets secret too.
+    const partial = err as { properties?: Bag };
+    if (partial && typeof partial.properties === "object")
+      partial.properties = wrap(partial.properties, secrets);
+    throw err;
+  });
+  res.setId(made.id);
+  res.setProperties(toStruct(wrap(made.outs ?? {}, secrets)));
+  return res;
+}
+
+/** Inputs after a refresh: each managed input that is also an output takes the value read. */
+function refreshedInputs(resource: NativeResource, inputs: Bag, outputs: Bag): Bag {
+  const next = { ...inputs };
+  for (const k of resource.inputs)
+    if (k in inputs && resource.outputs.includes(k) && outputs[k] !== undefined && outputs[k] !== null)
+      next[k] = outputs[k];
+  return next;
+}
+
+export async function read(
+  instance: ProviderInstance,
+  req: providerPb.ReadRequest,
+): Promise<providerPb.ReadResponse> {
+  const { provider } = proto();
+  const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
+  const props = unwrap(fromStruct(req.getProperties()));
+  const inputs = unwrap(fromStruct(req.getInputs()));
+  // Import: the engine knows only the id; both inputs and properties come back.
+  const importing = Object.keys(props.values).length === 0 && Object.keys(inputs.values).length === 0;
+  const found = await impl.read(req.getId(), importing ? undefined : props.values);
+  const res = new provider.ReadResponse();
+  if (!found.id || !found.props) return res; // gone: an empty id
+  const secrets = new Set([...props.secrets, ...inputs.secrets]);
+  const nextInputs = importing
+    ? resource.importInputs(found.props)
+    : refreshedInputs(resource, inputs.values, found.props);
+  res.setId(found.id);
+  res.setProperties(toStruct(wrap(found.props, secrets)));
+  res.setInputs(toStruct(wrap(nextInputs, secrets)));
+  return res;
+}
+
+export async function update(
+  instance: ProviderInstance,
+  req: providerPb.UpdateRequest,
+): Promise<providerPb.UpdateResponse> {
+  const { provider } = proto();
+  const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
+  const olds = unwrap(fromStruct(req.getOlds()));
+  const news = unwrap(fromStruct(req.getNews()));
+  const secrets = new Set([...olds.secrets, ...news.secrets]);
+  const res = new provider.UpdateResponse();
+  if (req.getPreview()) {
+    res.setProperties(toStruct(wrap(previewOutputs(resource, news.values, olds.values), secrets)));
+    return res;
+  }
+  const updated = await impl.update(req.getId(), olds.values, news.values);
+  res.setProperties(toStruct(wrap(updated.outs ?? {}, secrets)));
+  return res;
+}
+
+export async function remove(instance: ProviderInstance, req: providerPb.DeleteRequest): Promise<void> {
+  const { impl } = resolve(instance, req.getUrn(), req.getType());
+  await impl.delete(req.getId(), unwrap(fromStruct(req.getProperties())).values);
+}

@@ -1,0 +1,123 @@
+/**
+ * The plugin's gRPC server: Pulumi's ResourceProvider service on 127.0.0.1, one provider instance
+ * per server (the engine starts one plugin process per provider instance). Written on grpc-js with
+ * Pulumi's stubs rather than the SDK's `provider.main`, which ignores provider config, lacks
+ * CheckConfig/DiffConfig and fails on an import's id-only Read.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
+import { VERSION } from "../../version";
+import { checkConfig, configure, diffConfig } from "./config-rpcs";
+import { RpcFailure, toServiceError } from "./errors";
+import { currentUrn, ProviderInstance, type PluginLog } from "./instance";
+import { invoke } from "./invoke";
+import { proto } from "./proto";
+import * as rpc from "./resource-rpcs";
+
+/** A running plugin server. */
+export interface PluginServer {
+  /** The port it listens on (127.0.0.1). */
+  port: number;
+  /** Stops serving and closes the instance's pool. */
+  close(): Promise<void>;
+}
+
+/** The package schema served by GetSchema (`schema.json` at the package root). */
+export function packageSchema(): string {
+  return readFileSync(join(__dirname, "..", "..", "..", "schema.json"), "utf8");
+}
+
+type Handler = (req: never) => unknown;
+
+/** Adapts an async handler: the URN (if any) is the context of warnings; errors become gRPC errors. */
+function unary(instance: ProviderInstance, handler: Handler) {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    const req = call.request as { getUrn?: () => string };
+    const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
+    const run = async () => {
+      if (instance.cancelled)
+        throw new RpcFailure("FAILED_PRECONDITION", "secops: the provider was cancelled");
+      return handler(req as never);
+    };
+    currentUrn.run(urn, run).then(
+      (res) => callback(null, res ?? new (proto().empty.Empty)()),
+      (err: unknown) => callback(toServiceError(err)),
+    );
+  };
+}
+
+function service(instance: ProviderInstance, onCancel: () => void): UntypedServiceImplementation {
+  const { plugin, provider } = proto();
+  const handlers: Record<string, Handler> = {
+    getPluginInfo: () => new plugin.PluginInfo().setVersion(VERSION),
+    getSchema: () => new provider.GetSchemaResponse().setSchema(packageSchema()),
+    checkConfig: (req) => checkConfig(req),
+    diffConfig: (req) => diffConfig(req),
+    configure: (req) => configure(instance, req),
+    check: (req) => rpc.check(instance, req),
+    diff: (req) => rpc.diff(instance, req),
+    create: (req) => rpc.create(instance, req),
+    read: (req) => rpc.read(instance, req),
+    update: (req) => rpc.update(instance, req),
+    delete: (req) => rpc.remove(instance, req),
+    invoke: (req) => invoke(instance, req),
+    cancel: async () => {
+      onCancel();
+      await instance.cancel();
+    },
+  };
+  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, unary(instance, h)]));
+}
+
+/** Messages to the engine's Log service (with the URN), or to stderr without an engine. */
+function pluginLog(engineAddress: string | undefined): { log: PluginLog; close(): void } {
+  const { grpc, engine, engineGrpc } = proto();
+  if (!engineAddress)
+    return {
+      log: (severity, message) => void process.stderr.write(`${severity}: ${message}\n`),
+      close: () => undefined,
+    };
+  const client = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
+  const severities = {
+    info: engine.LogSeverity.INFO,
+    warning: engine.LogSeverity.WARNING,
+    error: engine.LogSeverity.ERROR,
+  };
+  const log: PluginLog = (severity, message, urn) => {
+    const req = new engine.LogRequest()
+      .setSeverity(severities[severity])
+      .setMessage(message)
+      .setUrn(urn ?? "");
+    // A dead or missing engine never crashes the plugin: the message also goes to stderr.
+    client.log(req, (err) => {
+      if (err) process.stderr.write(`${severity}: ${message}\n`);
+    });
+  };
+  return { log, close: () => client.close() };
+}
+
+/** Starts a plugin server on 127.0.0.1 and a free port. */
+export async function startPluginServer(options: { engineAddress?: string } = {}): Promise<PluginServer> {
+  const { grpc, providerGrpc } = proto();
+  const logger = pluginLog(options.engineAddress);
+  const instance = new ProviderInstance(logger.log);
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(
+    providerGrpc.ResourceProviderService,
+    service(instance, () => undefined),
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  return {
+    port,
+    close: async () => {
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      await instance.close();
+      logger.close();
+    },
+  };
+}
