@@ -65,6 +65,7 @@ export function simCommand(name = "secops-sim"): Command {
             `  analyst key:                ${sim.apiKeys.analyst}`,
             `  viewer key:                 ${sim.apiKeys.viewer}`,
             `  service-provider admin key: ${sim.apiKeys.serviceProviderAdmin}`,
+            `  client team admin keys:     ${sim.apiKeys.client1Admin} (team-client-1), ${sim.apiKeys.client2Admin} (team-client-2)`,
             `  control token (x-sim-control header for /__sim/): ${sim.controlToken}`,
             "Press Ctrl-C to stop.",
             "",

@@ -39,6 +39,10 @@ export interface SimulatorKeys {
   analyst: string;
   viewer: string;
   serviceProviderAdmin: string;
+  /** ADMIN of team-client-1, a client team of the service provider. */
+  client1Admin: string;
+  /** ADMIN of team-client-2, a client team of the service provider. */
+  client2Admin: string;
 }
 
 /** A running simulator. */
@@ -93,6 +97,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       analyst: byName("analyst"),
       viewer: byName("viewer"),
       serviceProviderAdmin: byName("spadmin"),
+      client1Admin: byName("client1admin"),
+      client2Admin: byName("client2admin"),
     },
     controlToken,
     control: new SimulatorControl(url, controlToken),

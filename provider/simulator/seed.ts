@@ -84,7 +84,7 @@ export function teams(): SimTeam[] {
   ];
 }
 
-/** The four API keys, derived from the seed. */
+/** The API keys, derived from the seed: three roles of the regular team, the service provider's admin, and an admin of each client team. */
 export function keys(seed: number): SimKey[] {
   const r = rng(seed * 7919 + 1);
   const mk = (name: string, role: SimKey["role"], teamId: string): SimKey => ({
@@ -100,6 +100,8 @@ export function keys(seed: number): SimKey[] {
     mk("analyst", "ANALYST", TEAM_REGULAR),
     mk("viewer", "VIEWER", TEAM_REGULAR),
     mk("spadmin", "ADMIN", TEAM_SP),
+    // Appended, so the keys above stay what they were for a given seed.
+    ...CLIENT_TEAMS.map((team, i) => mk(`client${i + 1}admin`, "ADMIN", team)),
   ];
 }
 

@@ -13,7 +13,19 @@ export interface DeclaredResource {
   type: string;
   name: string;
   inputs: Record<string, unknown>;
+  /** The URN of the explicit provider (the `provider` option), if any. */
+  provider?: string;
+  /** The `import` option: the id of an existing object to adopt. */
+  importId?: string;
 }
+
+/** Answers a provider function call made by the program (e.g. the plugin's Invoke). */
+export type InvokeHandler = (
+  token: string,
+  args: Record<string, unknown>,
+  provider: string | undefined,
+  declared: readonly DeclaredResource[],
+) => Promise<Record<string, unknown>>;
 
 /** Where the program comes from: a module path (evaluated fresh each time) or a function. */
 export type ProgramSource = string | (() => unknown);
@@ -26,6 +38,10 @@ export interface ProgramOptions {
   config?: Record<string, string>;
   /** Config keys the program sees as secrets (as Pulumi marks them). */
   secretKeys?: string[];
+  /** Answers invokes (default: the arguments echoed back, as plain mocks do). */
+  invoke?: InvokeHandler;
+  /** What the state holds for a URN: the program then sees the real id and outputs (else preview values). */
+  known?: (urn: string) => { id: string; outputs: Record<string, unknown> } | undefined;
 }
 
 /** What evaluating a program yields: its resources and its stack outputs (the module's exports). */
@@ -70,10 +86,18 @@ export async function evaluateProgram(
           type: args.type,
           name: args.name,
           inputs: args.inputs,
+          // A provider reference is `<provider urn>::<provider id>`.
+          ...(args.provider ? { provider: args.provider.replace(/::[^:]*$/, "") } : {}),
+          ...(args.id ? { importId: args.id } : {}),
         });
+        const known = options.known?.(urnOf(project, stack, args.type, args.name));
+        if (known) return { id: known.id, state: { ...args.inputs, ...visibleOutputs(known.outputs) } };
         return { id: `${args.name}-preview-id`, state: args.inputs };
       },
-      call: (args) => args.inputs,
+      call: (args) =>
+        options.invoke
+          ? options.invoke(args.token, args.inputs, args.provider?.replace(/::[^:]*$/, ""), seen)
+          : args.inputs,
     },
     project,
     stack,
@@ -110,6 +134,9 @@ export async function evaluateProgram(
   return result;
 }
 
+const visibleOutputs = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
+
 /** The last evaluation of each module program, for module systems that cannot re-run a module. */
 const lastRun = new Map<string, { module: unknown; result: EvaluatedProgram }>();
 
@@ -125,6 +152,8 @@ export async function evaluateStack(options: {
   stack?: string;
   config?: Record<string, string>;
   secretKeys?: string[];
+  invoke?: InvokeHandler;
+  known?: ProgramOptions["known"];
 }): Promise<EvaluatedProgram> {
   const { program } = options;
   const dirs = [typeof program === "string" ? dirname(resolve(program)) : undefined, options.programDir];
@@ -135,6 +164,8 @@ export async function evaluateStack(options: {
     stack: options.stack,
     config: options.config ?? {},
     secretKeys: options.secretKeys ?? ["secops:apiKey"],
+    invoke: options.invoke,
+    known: options.known,
   });
   const failed = Object.entries(evaluated.outputErrors);
   if (failed.length)

@@ -11,6 +11,7 @@ const SYMBOL: Record<Op, string> = {
   same: "  ",
   drift: "~ ",
   gone: "- ",
+  import: "= ",
   "check-failed": "! ",
 };
 const VERB: Record<Op, string> = {
@@ -21,6 +22,7 @@ const VERB: Record<Op, string> = {
   same: "unchanged",
   drift: "drifted",
   gone: "deleted outside Pulumi",
+  import: "import",
   "check-failed": "invalid",
 };
 

@@ -1,12 +1,14 @@
 /**
- * An offline lifecycle runner for tests and demos: preview, up, refresh and destroy of a program of
- * independent resources, through Pulumi's real dynamic-provider host.
+ * An offline lifecycle runner for tests and demos: preview, up, refresh, import and destroy of a
+ * program of independent resources, through Pulumi's real dynamic-provider host (dynamic resources)
+ * and this package's plugin (native resources, one process per provider instance), in the engine's
+ * call order.
  *
  * It is not a Pulumi engine: no dependency graph (resources are independent), no secrets provider
- * (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in inputs),
- * no checkpoints beyond rewriting the state file after every step, no `pulumi import`.
+ * (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in inputs;
+ * explicit providers' config is never stored: each step takes it from the program).
  */
-import { DynamicProviderHost, InitFailedError, secret } from "./host";
+import { InitFailedError, type ProviderProcess } from "./host";
 import {
   errorText,
   journal,
@@ -23,7 +25,8 @@ export type { PendingCreate, State, StateResource } from "./state";
 export type { Op, Step } from "./plan";
 import { pool } from "./pool";
 import { changed, describe, planSteps, visible, type Op, type Planned, type Step } from "./plan";
-import { evaluateStack, type DeclaredResource, type ProgramSource } from "./program";
+import { evaluateStack, projectName, urnOf, type DeclaredResource, type ProgramSource } from "./program";
+import { isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from "./providers";
 
 /** Options of {@link LifecycleRunner}. */
 export interface RunnerOptions {
@@ -45,8 +48,10 @@ export interface RunnerOptions {
 
 /** Runs a program's lifecycle through the real host. Call {@link close} when done. */
 export class LifecycleRunner {
-  private host?: DynamicProviderHost;
+  private providers?: ProviderSet;
   private lastOutputs: Record<string, unknown> = {};
+  /** The explicit native providers of the last evaluation, by URN. */
+  private declaredProviders = new Map<string, DeclaredResource>();
   /** Provider texts already in the current journal (each goes there once). */
   private readonly journaled = new Set<string>();
   /** What hosts of earlier steps wrote to stderr. */
@@ -56,7 +61,7 @@ export class LifecycleRunner {
 
   /** What the host wrote to stderr so far (its warnings and errors). */
   get hostStderr(): string {
-    return this.pastStderr + (this.host?.stderr ?? "");
+    return this.pastStderr + (this.providers?.stderr ?? "");
   }
 
   /** The warnings the provider reported through the host so far (e.g. drift detection unavailable). */
@@ -72,9 +77,62 @@ export class LifecycleRunner {
     return readState(this.options.statePath);
   }
 
-  /** Check and Diff only: what `up` would do. Never creates, updates or deletes anything. */
+  /**
+   * Check and Diff (and, for native resources, Create with `preview: true`, as the engine asks a
+   * provider that supports preview): what `up` would do. Never creates, updates or deletes anything.
+   */
   async preview(): Promise<Step[]> {
-    return this.step(async () => (await this.plan()).map((p) => p.step));
+    return this.step(async () => {
+      const plan = await this.plan();
+      for (const p of plan)
+        if (p.step.op === "create" && isNative(p.step.type))
+          await (await this.provider(p.declared!)).create(p.step.urn, p.inputs, true);
+      return plan.map((p) => p.step);
+    });
+  }
+
+  /**
+   * Adopts an existing object into the state, as `pulumi import <type> <name> <id>` does: Read with
+   * the id alone returns its inputs and properties. Native resources only (the engine cannot import
+   * dynamic ones). `provider` names an explicit provider the program declares (default: the
+   * default provider from stack config).
+   */
+  async import(type: string, name: string, id: string, provider?: string): Promise<Step> {
+    return this.step(async () => {
+      const urn = urnOf(await this.project(), this.options.stack ?? "dev", type, name);
+      const step: Step = { op: "import", urn, type, name, changes: [], ok: true };
+      if (!isNative(type))
+        return {
+          ...step,
+          ok: false,
+          error: `${type} cannot be imported: only native resources can (secops:index:*)`,
+        };
+      const state = this.state();
+      if (state.resources.some((r) => r.urn === urn))
+        return { ...step, ok: false, error: `${urn} is already in the state` };
+      const providerUrn =
+        provider === undefined
+          ? undefined
+          : urnOf(await this.project(), this.options.stack ?? "dev", NATIVE_PROVIDER_TYPE, provider);
+      try {
+        const host = await this.provider({ type, provider: providerUrn });
+        const read = await host.read(id, urn, {}, {});
+        if (!read.id) return { ...step, ok: false, error: `import: no ${type} with id ${id} exists` };
+        upsert(state, {
+          urn,
+          type,
+          name,
+          id: read.id,
+          inputs: read.inputs,
+          outputs: read.properties,
+          ...(providerUrn ? { providerUrn } : {}),
+        });
+        this.save(state);
+        return step;
+      } catch (err) {
+        return { ...step, ok: false, error: errorText(err) };
+      }
+    });
   }
 
   /** Applies the plan: create, update, replace (honouring deleteBeforeReplace), delete. */
@@ -103,6 +161,7 @@ export class LifecycleRunner {
           // Partial failure: the object exists; track it so it is never orphaned.
           upsert(state, {
             ...describe(p.declared),
+            ...providerOf(p.declared),
             id: err.id,
             inputs: p.inputs ?? {},
             outputs: err.properties,
@@ -122,9 +181,9 @@ export class LifecycleRunner {
 
   private async refreshStep(): Promise<Step[]> {
     await this.settlePending();
-    const host = await this.ensureHost();
     return this.eachStateResource("same", false, async (r, step, state) => {
-      const read = await host.read(r.id, r.urn, r.outputs);
+      const host = await this.provider(refOf(r));
+      const read = await host.read(r.id, r.urn, r.outputs, r.inputs);
       if (!read.id) {
         step.op = "gone";
         state.resources = state.resources.filter((x) => x.urn !== r.urn);
@@ -133,6 +192,8 @@ export class LifecycleRunner {
       step.changes = changed(visible(r.outputs), visible(read.properties));
       if (step.changes.length) step.op = "drift";
       r.outputs = read.properties;
+      // A native provider also returns the inputs the object now has (the dynamic host does not).
+      if (isNative(r.type) && Object.keys(read.inputs).length) r.inputs = read.inputs;
     });
   }
 
@@ -143,9 +204,8 @@ export class LifecycleRunner {
 
   private async destroyStep(): Promise<Step[]> {
     await this.settlePending();
-    const host = await this.ensureHost();
     return this.eachStateResource("delete", true, async (r, _step, state) => {
-      await host.delete(r.id, r.urn, r.outputs);
+      await (await this.provider(refOf(r))).delete(r.id, r.urn, r.outputs);
       state.resources = state.resources.filter((x) => x.urn !== r.urn);
     });
   }
@@ -187,18 +247,18 @@ export class LifecycleRunner {
   private async settlePending(): Promise<Map<string, string>> {
     const state = this.state();
     if (!state.pending?.length) return new Map();
-    const unsettled = await settlePendingCreates(state, await this.ensureHost());
+    const unsettled = await settlePendingCreates(state, (ref) => this.provider(ref));
     this.save(state);
     return unsettled;
   }
 
-  /** Stops the host. */
+  /** Stops the provider processes. */
   async close(): Promise<void> {
-    const host = this.host;
-    this.host = undefined;
-    if (!host) return;
-    await host.close();
-    this.pastStderr += host.stderr;
+    const providers = this.providers;
+    this.providers = undefined;
+    if (!providers) return;
+    await providers.close();
+    this.pastStderr += providers.stderr;
   }
 
   /**
@@ -213,28 +273,52 @@ export class LifecycleRunner {
     }
   }
 
-  private async ensureHost(): Promise<DynamicProviderHost> {
-    if (this.host) return this.host;
-    const host = await DynamicProviderHost.start(this.options.programDir);
-    const secrets = new Set(this.options.secretKeys ?? ["secops:apiKey"]);
-    const config = Object.fromEntries(
-      Object.entries(this.options.config ?? {}).map(([k, v]) => [k, secrets.has(k) ? secret(v) : v]),
-    );
-    await host.configure(config);
-    this.host = host;
-    return host;
+  /** The process serving `ref` in this step (started and configured on first use). */
+  private provider(ref: ProviderRef): Promise<ProviderProcess> {
+    this.providers ??= new ProviderSet({
+      programDir: this.options.programDir,
+      config: this.options.config ?? {},
+      secretKeys: new Set(this.options.secretKeys ?? ["secops:apiKey"]),
+      declaredProviders: async () => {
+        if (this.declaredProviders.size === 0) await this.declared();
+        return this.declaredProviders;
+      },
+    });
+    return this.providers.for(ref);
   }
 
   private async plan(): Promise<Planned[]> {
     const declared = await this.declared();
-    return planSteps(await this.ensureHost(), declared, this.state());
+    return planSteps((ref) => this.provider(ref), declared, this.state());
   }
 
   /** Evaluates the program afresh for this step (see {@link evaluateStack}). */
   private async declared(): Promise<DeclaredResource[]> {
-    const evaluated = await evaluateStack(this.options);
+    const byUrn = new Map(this.state().resources.map((r) => [r.urn, r]));
+    const evaluated = await evaluateStack({
+      ...this.options,
+      known: (urn) => byUrn.get(urn),
+      // Native invokes go to the plugin of their provider, as the engine sends them.
+      invoke: async (token, args, provider, seen) => {
+        if (!isNative(token)) return args;
+        this.rememberProviders(seen);
+        const res = await (await this.provider({ type: token, provider })).invoke(token, args);
+        if (res.failures.length)
+          throw new Error(`${token}: ${res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+        return res.result;
+      },
+    });
     this.lastOutputs = evaluated.outputs;
-    return evaluated.declared;
+    this.rememberProviders(evaluated.declared);
+    return evaluated.declared.filter((d) => !d.type.startsWith("pulumi:providers:"));
+  }
+
+  private rememberProviders(declared: readonly DeclaredResource[]): void {
+    for (const d of declared) if (d.type === NATIVE_PROVIDER_TYPE) this.declaredProviders.set(d.urn, d);
+  }
+
+  private async project(): Promise<string> {
+    return this.options.project ?? projectName(this.options.programDir) ?? "project";
   }
 
   /** The program's stack outputs from the last step that evaluated it (resolved; secrets `[secret]`). */
@@ -243,16 +327,37 @@ export class LifecycleRunner {
   }
 
   private async apply(p: Planned, state: State): Promise<void> {
-    const host = await this.ensureHost();
     const { step, old, declared, inputs } = p;
+    const host = await this.provider(declared ?? refOf(old!));
+    if (step.op === "import") {
+      upsert(state, {
+        ...describe(declared!),
+        ...providerOf(declared!),
+        id: p.imported!.id,
+        inputs: inputs!,
+        outputs: p.imported!.outputs,
+      });
+      return;
+    }
     const create = async () => {
       // The intent goes to disk before the request: a runner killed mid-create leaves it for the next run.
-      const intent: PendingCreate = { ...describe(declared!), inputs: inputs!, at: new Date().toISOString() };
+      const intent: PendingCreate = {
+        ...describe(declared!),
+        ...providerOf(declared!),
+        inputs: inputs!,
+        at: new Date().toISOString(),
+      };
       (state.pending ??= []).push(intent);
       this.record(state, step.urn);
       try {
         const made = await host.create(step.urn, inputs);
-        upsert(state, { ...describe(declared!), id: made.id, inputs: inputs!, outputs: made.properties });
+        upsert(state, {
+          ...describe(declared!),
+          ...providerOf(declared!),
+          id: made.id,
+          inputs: inputs!,
+          outputs: made.properties,
+        });
       } finally {
         // Answered (success or an error the provider settled itself): the outcome is known.
         state.pending = state.pending?.filter((x) => x !== intent);
@@ -295,3 +400,9 @@ export class LifecycleRunner {
     journal(this.options.statePath, state, urn, this.journaled);
   }
 }
+
+/** Where a resource in the state is served. */
+const refOf = (r: StateResource): ProviderRef => ({ type: r.type, provider: r.providerUrn });
+/** The explicit provider of a declared native resource, as stored in the state. */
+const providerOf = (d: DeclaredResource) =>
+  d.provider && isNative(d.type) ? { providerUrn: d.provider } : {};

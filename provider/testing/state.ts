@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
-import type { DynamicProviderHost } from "./host";
+import type { ProviderProcess } from "./host";
 
 /** One resource in the state file. */
 export interface StateResource {
@@ -17,6 +17,8 @@ export interface StateResource {
   id: string;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
+  /** A native resource's explicit provider (its URN); absent for the default provider and dynamic resources. */
+  providerUrn?: string;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface PendingCreate {
   inputs: Record<string, unknown>;
   /** When the create was started (ISO 8601). */
   at: string;
+  /** As in {@link StateResource}. */
+  providerUrn?: string;
 }
 
 /** The state file. */
@@ -193,9 +197,9 @@ export function upsert(state: State, r: StateResource): void {
 /** A host error as a user reads it: gRPC's status prefix dropped, the message-size limit named. */
 export function errorText(err: unknown): string {
   const e = err as { code?: number; details?: string; message?: string };
-  // grpc-js: code 8 is RESOURCE_EXHAUSTED (a message over the 4 MiB default limit).
+  // grpc-js: code 8 is RESOURCE_EXHAUSTED (a message over the 400 MiB limit the engine also uses).
   if (e?.code === 8)
-    return `the inputs are too large to send to the provider (over the 4 MiB gRPC message limit): ${e.details ?? e.message}`;
+    return `the inputs are too large to send to the provider (over the gRPC message limit): ${e.details ?? e.message}`;
   return String(e?.details ?? e?.message ?? err).replace(/^\d+ [A-Z_]+: /, "");
 }
 
@@ -206,12 +210,13 @@ export function errorText(err: unknown): string {
  */
 export async function settlePendingCreates(
   state: State,
-  host: DynamicProviderHost,
+  resolve: (ref: { type: string; provider?: string }) => Promise<ProviderProcess>,
 ): Promise<Map<string, string>> {
   const unsettled = new Map<string, string>();
   for (const p of [...(state.pending ?? [])]) {
     try {
       // With __provider: the host loads the provider from the properties it is given.
+      const host = await resolve({ type: p.type, provider: p.providerUrn });
       await host.delete(`${PENDING_ID_PREFIX}${p.at}`, p.urn, p.inputs);
       state.pending = state.pending?.filter((x) => x !== p);
     } catch (err) {

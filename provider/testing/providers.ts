@@ -1,0 +1,133 @@
+/**
+ * The runner's provider processes for one step, started as the engine starts them: Pulumi's
+ * dynamic-provider host for dynamic resources, and one `pulumi-resource-secops` plugin per native
+ * provider instance (the default provider from stack config, or each explicit `Provider`), each
+ * taken through CheckConfig, DiffConfig and Configure before its first resource call.
+ */
+import { DynamicProviderHost, NativePluginProcess, secret, type ProviderProcess } from "./host";
+import type { DeclaredResource } from "./program";
+
+/** The provider type token of the native plugin. */
+export const NATIVE_PROVIDER_TYPE = "pulumi:providers:secops";
+/** The key of the default native provider (configured from stack config). */
+export const DEFAULT_PROVIDER = "default";
+
+/** Whether a resource type is served by the native plugin. */
+export const isNative = (type: string) => type.startsWith("secops:");
+
+/** What identifies a resource's provider. */
+export interface ProviderRef {
+  type: string;
+  /** The explicit provider's URN, if any. */
+  provider?: string;
+}
+
+/** Options of {@link ProviderSet}. */
+export interface ProviderSetOptions {
+  /** Working directory of the dynamic host (the program's directory). */
+  programDir: string;
+  /** Stack config, full keys. */
+  config: Record<string, string>;
+  /** Config keys that are secrets. */
+  secretKeys: ReadonlySet<string>;
+  /** The explicit providers the program declares, by URN (their inputs are their config). */
+  declaredProviders: () => Promise<ReadonlyMap<string, DeclaredResource>>;
+}
+
+const unwrapSecret = (v: unknown): unknown =>
+  v !== null && typeof v === "object" && "value" in (v as object) ? (v as { value: unknown }).value : v;
+
+export class ProviderSet {
+  readonly #processes = new Map<string, Promise<ProviderProcess>>();
+  readonly #running = new Set<ProviderProcess>();
+  #stderr = "";
+
+  constructor(private readonly options: ProviderSetOptions) {}
+
+  /** The process serving `ref`'s resources, started and configured on first use. */
+  for(ref: ProviderRef): Promise<ProviderProcess> {
+    const key = isNative(ref.type) ? (ref.provider ?? DEFAULT_PROVIDER) : "dynamic";
+    let p = this.#processes.get(key);
+    if (!p) {
+      p = key === "dynamic" ? this.startDynamic() : this.startNative(key);
+      p.then(
+        (proc) => this.#running.add(proc),
+        () => this.#processes.delete(key),
+      );
+      this.#processes.set(key, p);
+    }
+    return p;
+  }
+
+  private async startDynamic(): Promise<ProviderProcess> {
+    const host = await DynamicProviderHost.start(this.options.programDir);
+    const config = Object.fromEntries(
+      Object.entries(this.options.config).map(([k, v]) => [
+        k,
+        this.options.secretKeys.has(k) ? secret(v) : v,
+      ]),
+    );
+    await host.configure(config);
+    return host;
+  }
+
+  /** The plugin for the default provider (stack config) or an explicit one (its declared inputs). */
+  private async startNative(key: string): Promise<ProviderProcess> {
+    const { config, secretKeys } = this.options;
+    let news: Record<string, unknown>;
+    const variables: Record<string, string> = {};
+    const urn = key === DEFAULT_PROVIDER ? `${NATIVE_PROVIDER_TYPE}::default` : key;
+    if (key === DEFAULT_PROVIDER) {
+      news = {};
+      for (const [k, v] of Object.entries(config)) {
+        if (!k.startsWith("secops:")) continue;
+        const name = k.slice("secops:".length);
+        news[name] = secretKeys.has(k) ? secret(v) : v;
+        variables[`secops:config:${name}`] = v;
+      }
+    } else {
+      const declared = (await this.options.declaredProviders()).get(key);
+      if (!declared)
+        throw new Error(
+          `the provider ${key} is no longer declared by the program; its resources cannot be reached`,
+        );
+      news = Object.fromEntries(
+        Object.entries(declared.inputs)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, k === "apiKey" ? secret(String(unwrapSecret(v))) : v]),
+      );
+    }
+    const plugin = await NativePluginProcess.start({ cwd: this.options.programDir });
+    try {
+      const checked = await plugin.checkConfig(urn, {}, news);
+      if (checked.failures.length)
+        throw new Error(
+          `provider ${urn}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
+        );
+      await plugin.diffConfig(urn, checked.inputs, checked.inputs);
+      await plugin.configure(checked.inputs, variables);
+      return plugin;
+    } catch (err) {
+      this.#stderr += plugin.stderr;
+      await plugin.close();
+      throw err;
+    }
+  }
+
+  /** What every process wrote to stderr so far (warnings, errors). */
+  get stderr(): string {
+    return this.#stderr + [...this.#running].map((p) => p.stderr).join("");
+  }
+
+  /** Stops every process; their stderr is kept. */
+  async close(): Promise<void> {
+    const all = [...this.#processes.values()];
+    this.#processes.clear();
+    for (const p of await Promise.allSettled(all)) {
+      if (p.status !== "fulfilled") continue;
+      await p.value.close();
+      this.#running.delete(p.value);
+      this.#stderr += p.value.stderr;
+    }
+  }
+}
