@@ -13,7 +13,6 @@ const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 
 const ROOT = join(__dirname, "..");
-const HVA = "secops:index:HvaAutomationRule";
 
 /** Builds when dist/ is missing or older than a source file. */
 function buildIfNeeded() {

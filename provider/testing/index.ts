@@ -1,6 +1,7 @@
 /**
  * `pulumi-secops/testing`: an offline lifecycle runner that drives Pulumi's own dynamic-provider
- * host, for tests and demos without the Pulumi CLI. Not a Pulumi engine (see runner.ts).
+ * host and the native plugin, for tests and demos without the Pulumi CLI. Not a Pulumi engine (see
+ * runner.ts).
  */
 export {
   LifecycleRunner,
@@ -10,7 +11,15 @@ export {
   type StateResource,
   type Step,
 } from "./runner";
-export { DynamicProviderHost, InitFailedError, secret } from "./host";
+export {
+  DynamicProviderHost,
+  InitFailedError,
+  NativePluginProcess,
+  ProviderProcess,
+  secret,
+  type CheckFailure,
+  type DiffAnswer,
+} from "./host";
 export {
   declaredResources,
   linkPackage,

@@ -145,7 +145,8 @@ export class LifecycleRunner {
     const plan = await this.plan();
     const state = this.state();
     await pool(this.options.parallel ?? 10, plan, async (p) => {
-      if (p.step.op === "same" || p.step.op === "check-failed") return;
+      // Nothing to do, or refused while planning (a failed Check, an import that does not match).
+      if (p.step.op === "same" || !p.step.ok) return;
       const blocked = unsettled.get(p.step.urn);
       if (blocked !== undefined) {
         p.step.ok = false;

@@ -86,9 +86,14 @@ test("the tarball holds dist, the bins, README and LICENSE; no tests, sources or
     const pattern = new RegExp(`^${target.replace(/[.]/g, "\\.").replace("*", "[^/]+")}$`);
     expect({ target, shipped: files.some((f) => pattern.test(f)) }).toEqual({ target, shipped: true });
   }
-  expect(files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|LICENSE|README\.md|package\.json)$/.test(f))).toEqual(
-    [],
-  );
+  expect(
+    files.filter(
+      (f) =>
+        !/^(dist\/.*\.(js|d\.ts)|LICENSE|README\.md|package\.json|schema\.json|bin\/pulumi-resource-secops)$/.test(
+          f,
+        ),
+    ),
+  ).toEqual([]);
   expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
   const js = files.filter((f) => f.endsWith(".js"));
   const mapped = js.filter((f) =>
@@ -103,7 +108,7 @@ test("no declaration reachable from the package's entry points refers to zod", (
   const queue = packed.files
     .map((f) => f.path)
     .filter((f) =>
-      /^dist\/(index|client\/index|simulator\/index|testing\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
+      /^dist\/(index|client\/index|simulator\/index|testing\/index|native\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
         f,
       ),
     )
@@ -137,6 +142,7 @@ test("a program using every public export compiles with the standard Pulumi tsco
     client: "client/index.d.ts",
     simulator: "simulator/index.d.ts",
     testing: "testing/index.d.ts",
+    native: "native/index.d.ts",
   };
   const uncovered: string[] = [];
   for (const [alias, file] of Object.entries(entries)) {
@@ -225,3 +231,33 @@ const { LifecycleRunner, declaredResources } = require("pulumi-secops/testing");
   expect(out.after).toEqual([]);
   for (const text of [provider, out.state, out.stderr]) expect(text).not.toContain(out.key);
 }, 180_000);
+
+test("installed from the tarball, the plugin starts from node_modules/pulumi-secops/bin and serves a team", async () => {
+  const pkgDir = join(program, "node_modules", "pulumi-secops");
+  const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  expect(pkg.bin["pulumi-resource-secops"]).toBe("bin/pulumi-resource-secops");
+  // npm links the bin, as the engine would find it on PATH after `npm install -g`.
+  expect(existsSync(join(program, "node_modules", ".bin", "pulumi-resource-secops"))).toBe(true);
+  writeFileSync(
+    join(program, "plugin.js"),
+    `const { createSimulator } = require("pulumi-secops/simulator");
+const { NativePluginProcess, secret } = require("pulumi-secops/testing");
+(async () => {
+  const sim = await createSimulator({ seed: 62 });
+  const executable = require("path").join(__dirname, "node_modules", "pulumi-secops", "bin", "pulumi-resource-secops");
+  const plugin = await NativePluginProcess.start({ executable, cwd: __dirname });
+  const version = await plugin.getPluginInfo();
+  const schema = JSON.parse(await plugin.getSchema()).name;
+  await plugin.configure({ apiKey: secret(sim.apiKeys.client1Admin), baseUrl: sim.url });
+  const me = await plugin.invoke("secops:index:getIdentity", {});
+  await plugin.close();
+  await sim.close();
+  console.log(JSON.stringify({ version, schema, team: me.result.teamId }));
+})().catch((e) => { console.error(e); process.exit(1); });
+`,
+  );
+  const r = await run(join(program, "plugin.js"), []);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toEqual({ version: pkg.version, schema: "secops", team: "team-client-1" });
+}, 60_000);

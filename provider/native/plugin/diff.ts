@@ -24,12 +24,13 @@ export function propertyChanges(
   const kinds = new Map<string, Kind>();
   for (const k of type.inputs) {
     const now = news[k];
-    const wasManaged = present(oldInputs[k]);
+    const wasManaged = present(oldInputs[k] ?? type.defaults[k]);
     if (!present(now)) {
       if (wasManaged) kinds.set(k, "DELETE");
       continue;
     }
-    const before = type.outputs.includes(k) && present(olds[k]) ? olds[k] : oldInputs[k];
+    const before =
+      type.outputs.includes(k) && present(olds[k]) ? olds[k] : (oldInputs[k] ?? type.defaults[k]);
     if (!present(before)) kinds.set(k, "ADD");
     else if (now === UNKNOWN || !same(before, now)) kinds.set(k, "UPDATE");
   }

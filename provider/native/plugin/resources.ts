@@ -17,6 +17,8 @@ export interface NativeResource {
   inputs: readonly string[];
   /** Output property names. */
   outputs: readonly string[];
+  /** The values Check gives inputs left unset (an unset input is no change from its default). */
+  defaults: Readonly<Bag>;
   /** The inputs a program declares for an object read by import (its current values). */
   importInputs(outputs: Bag): Bag;
 }
@@ -31,6 +33,7 @@ export const NATIVE_RESOURCES: Record<string, NativeResource> = {
     make: (ctx) => new HvaAutomationRuleImpl(ctx) as never,
     inputs: ["field", "search", "enabled", "adoptExisting"],
     outputs: ["field", "search", "enabled", "teamId"],
+    defaults: { enabled: true, adoptExisting: false },
     importInputs: (o) => defined({ field: o.field, search: o.search, enabled: o.enabled }),
   },
   "secops:index:DirectoryUserSettings": {
@@ -46,6 +49,7 @@ export const NATIVE_RESOURCES: Record<string, NativeResource> = {
       "previousValues",
       "restoreOnDelete",
     ],
+    defaults: { restoreOnDelete: false },
     // Importing a user manages all three flags at their current values.
     importInputs: (o) =>
       defined({

@@ -6,6 +6,7 @@ import * as secops from "pulumi-secops";
 import * as client from "pulumi-secops/client";
 import * as simulator from "pulumi-secops/simulator";
 import * as testing from "pulumi-secops/testing";
+import * as native from "pulumi-secops/native";
 import * as hvaModule from "pulumi-secops/resources/hva-automation-rule";
 import * as usersModule from "pulumi-secops/resources/directory-user-settings";
 
@@ -252,10 +253,70 @@ async function offline(): Promise<void> {
   const urn: string = testing.urnOf("project", "dev", "secops:index:HvaAutomationRule", "dc");
   const hostType: typeof testing.DynamicProviderHost = testing.DynamicProviderHost;
   const initFailed: typeof testing.InitFailedError = testing.InitFailedError;
-  void [control, rules, kind, columns, declared, ops, entry, lines, urn, hostType, initFailed];
+  const plugin: testing.ProviderProcess = await testing.NativePluginProcess.start({ cwd: "." });
+  const failures: testing.CheckFailure[] = (await plugin.checkConfig(urn, {}, {})).failures;
+  const diff: testing.DiffAnswer = await plugin.diffConfig(urn, {}, {});
+  const imported: testing.Step = await runner.import("secops:index:HvaAutomationRule", "old", "hva-1");
+  void [
+    control,
+    rules,
+    kind,
+    columns,
+    declared,
+    ops,
+    entry,
+    lines,
+    urn,
+    hostType,
+    initFailed,
+    failures,
+    diff,
+    imported,
+  ];
+  await plugin.close();
   await runner.close();
   await sim.close();
 }
+
+// The native SDK: one explicit provider per team, resources and invokes through it.
+const nativeArgs: native.ProviderArgs = {
+  apiKey: pulumi.secret("team-key-123"),
+  baseUrl: "https://api.example.test",
+};
+const team = new native.Provider("team-1", nativeArgs);
+const nativeRuleArgs: native.HvaAutomationRuleArgs = { field: "name", search: "dc-*" };
+const nativeRule = new native.HvaAutomationRule("team-1-dc", nativeRuleArgs, { provider: team });
+const nativeUserArgs: native.DirectoryUserSettingsArgs = {
+  directoryUserId: "du-1",
+  credentialsExposed: false,
+};
+const nativeUser = new native.DirectoryUserSettings("team-1-ada", nativeUserArgs, {
+  provider: team,
+  import: "du-1",
+});
+const adopted = native.HvaAutomationRule.get("existing", "hva-1", { provider: team });
+const nativeIdentity: Promise<secops.Identity> = native.getIdentity({ provider: team });
+const nativeIdentityOut: pulumi.Output<secops.Identity> = native.getIdentityOutput({ provider: team });
+const nativeCount: Promise<secops.IntegrationCountResult> = native.getIntegrationCount({
+  includeDisabled: true,
+});
+const nativeCountOut = native.getIntegrationCountOutput(
+  { search: pulumi.output("okta") },
+  { provider: team },
+);
+const nativeCase: Promise<secops.GetCaseThreatIndicatorsResult> = native.getCaseThreatIndicators({
+  caseId: "case-001",
+});
+const nativeCaseOut = native.getCaseThreatIndicatorsOutput({ caseId: pulumi.output("case-001") });
+export const nativeOutputs = [
+  nativeRule.teamId,
+  nativeUser.previousValues,
+  adopted.enabled,
+  nativeIdentityOut,
+  nativeCountOut,
+  nativeCaseOut,
+];
+void [nativeIdentity, nativeCount, nativeCase];
 
 // The implementation modules the serialized providers load by name (kept for existing state).
 const implementations = [hvaModule.provider, usersModule.provider];

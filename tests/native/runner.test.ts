@@ -1,0 +1,142 @@
+/**
+ * The offline runner with native programs: the plugin spawned per provider instance, `import`, the
+ * import option, strict-spec warnings as on the dynamic path, and `npm run demo:native`.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as native from "pulumi-secops/native";
+import { LifecycleRunner } from "pulumi-secops/testing";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { ROOT, built, run } from "../helpers/spawn";
+
+built("native/plugin/main.js");
+const HVA = "secops:index:HvaAutomationRule";
+const USERS = "secops:index:DirectoryUserSettings";
+let sim: Simulator;
+let dir: string;
+const runners: LifecycleRunner[] = [];
+
+function runnerFor(program: () => void, simulator = sim): LifecycleRunner {
+  const runner = new LifecycleRunner({
+    program,
+    programDir: dir,
+    statePath: join(dir, "state.json"),
+    config: { "secops:apiKey": simulator.apiKeys.admin, "secops:baseUrl": simulator.url },
+    project: "native",
+  });
+  runners.push(runner);
+  return runner;
+}
+
+beforeEach(async () => {
+  sim = await createSimulator({ seed: 43 });
+  dir = mkdtempSync(join(tmpdir(), "secops-native-runner-"));
+});
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.close()));
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("import(type, name, id) adopts a rule and a user; the program that declares them shows no change", async () => {
+  const rule = (await sim.control.state()).rules.find((r) => r.teamId === "team-acme")!;
+  const user = (await sim.control.state()).users.find((u) => u.id === "du-team-acme-005")!;
+  const program = () => {
+    new native.HvaAutomationRule("legacy", {
+      field: String(rule.searchField),
+      search: String(rule.search),
+      enabled: Boolean(rule.enabled),
+    });
+    new native.DirectoryUserSettings("ada", {
+      directoryUserId: "du-team-acme-005",
+      needsChatOpsWelcome: Boolean(user.needsChatOpsWelcome),
+      chatOpsOnboardingUser: Boolean(user.chatOpsOnboardingUser),
+      credentialsExposed: Boolean(user.credentialsExposed),
+    });
+  };
+  const runner = runnerFor(program);
+  await sim.control.resetStats();
+  expect(await runner.import(HVA, "legacy", String(rule.id))).toMatchObject({ op: "import", ok: true });
+  expect(await runner.import(USERS, "ada", "du-team-acme-005")).toMatchObject({ op: "import", ok: true });
+  expect(await runner.import(HVA, "ghost", "hva-none")).toMatchObject({
+    ok: false,
+    error: `import: no ${HVA} with id hva-none exists`,
+  });
+  const writes = Object.keys((await sim.control.stats()).requests).filter((k) => !k.startsWith("GET"));
+  expect(writes).toEqual([]);
+  expect(runner.state().resources.map((r) => [r.name, r.id])).toEqual([
+    ["ada", "du-team-acme-005"],
+    ["legacy", rule.id],
+  ]);
+  const up = await runner.up();
+  expect(up.map((s) => [s.name, s.op, s.ok])).toEqual([
+    ["ada", "same", true],
+    ["legacy", "same", true],
+  ]);
+});
+
+test("the import option adopts a matching object and refuses one that differs, writing nothing", async () => {
+  const rule = (await sim.control.state()).rules.find((r) => r.teamId === "team-acme" && r.enabled === true)!;
+  let enabled = false;
+  const runner = runnerFor(() => {
+    new native.HvaAutomationRule(
+      "adopted",
+      { field: String(rule.searchField), search: String(rule.search), enabled },
+      { import: String(rule.id) },
+    );
+  });
+  await sim.control.resetStats();
+  const refused = await runner.up();
+  expect(refused).toEqual([
+    expect.objectContaining({
+      op: "import",
+      ok: false,
+      changes: ["enabled: true → false"],
+      error: `import: the existing ${HVA} ${rule.id} differs from the program's inputs (enabled: true → false); make the program match it, then import again`,
+    }),
+  ]);
+  expect(runner.state().resources).toEqual([]);
+  enabled = true;
+  expect((await runner.up()).map((s) => [s.op, s.ok])).toEqual([["import", true]]);
+  expect(runner.state().resources[0].id).toBe(rule.id);
+  expect(Object.keys((await sim.control.stats()).requests).filter((k) => !k.startsWith("GET"))).toEqual([]);
+});
+
+test("strict-spec: a native refresh warns with the same words as the dynamic path and keeps state", async () => {
+  const strict = await createSimulator({ seed: 44, strictSpec: true });
+  try {
+    const runner = runnerFor(() => {
+      new native.HvaAutomationRule("dc", { field: "name", search: "strict-native-*" });
+    }, strict);
+    expect((await runner.up()).map((s) => [s.op, s.ok])).toEqual([["create", true]]);
+    const refresh = await runner.refresh();
+    expect(refresh.map((s) => [s.op, s.ok])).toEqual([["same", true]]);
+    expect(runner.warnings()).toEqual([
+      "secops: the API offers no route to read HVA rules; state was kept as it is and drift detection is unavailable for HvaAutomationRule",
+    ]);
+    const destroy = await runner.destroy();
+    expect(destroy.map((s) => [s.op, s.ok])).toEqual([["delete", true]]);
+    expect(runner.warnings()[1]).toMatch(
+      /^secops: the API offers no route to delete HVA rules; rule \S+ was disabled, not deleted$/,
+    );
+    const state = readFileSync(join(dir, "state.json"), "utf8");
+    expect(state).not.toContain(strict.apiKeys.admin);
+  } finally {
+    await strict.close();
+  }
+});
+
+test("npm run demo:native walks preview, up, import, drift, refresh, repair and destroy for two teams", async () => {
+  const r = await run(join(ROOT, "scripts/demo-native.js"), []);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const checks = r.stdout.split("\n").filter((l) => /^\s+(ok|NOT OK):/.test(l));
+  expect(checks).toHaveLength(8);
+  expect(checks.every((l) => l.trim().startsWith("ok:"))).toBe(true);
+  expect(r.stdout).toContain(" =  secops:index:HvaAutomationRule  client2-legacy  import");
+  expect(r.stdout).toContain(
+    " ~  secops:index:HvaAutomationRule  client1-domain-controllers  drifted [enabled: true → false]",
+  );
+  expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
+}, 120_000);
