@@ -3,7 +3,7 @@
  * `secops`: a small command line over SecOpsClient.
  * Exit codes: 0 success, 1 API (or I/O) error with its message, 2 usage error.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
@@ -16,6 +16,7 @@ import {
   type TimelineComment,
 } from "../client/types";
 import { VERSION } from "../version";
+import { importFile, typescriptProgram } from "./hva-export";
 import { simCommand } from "./secops-sim";
 import { indicatorTable } from "./table";
 
@@ -205,6 +206,36 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       };
       const { bytes } = await c.exportCasesCsvToFile(o.out, tty ? progress : undefined);
       process.stderr.write(`${tty && shown ? "\r\x1b[K" : ""}wrote ${bytes} bytes to ${o.out}\n`);
+    });
+
+  root
+    .command("hva")
+    .description("High-value-asset automation rules: adopt the existing ones into Pulumi.")
+    .command("export")
+    .description("list the team's rules as a `pulumi import --file` JSON or a TypeScript program")
+    .addOption(
+      new Option("--format <format>", "import: pulumi import --file JSON (native); typescript: a program")
+        .choices(["import", "typescript"])
+        .default("import"),
+    )
+    .option(
+      "--native",
+      "typescript: declare native resources with the import option (default: dynamic, adoptExisting)",
+    )
+    .option("--out <file>", "write to this file instead of standard output")
+    .addHelpText(
+      "after",
+      example(
+        "secops hva export > rules.json && pulumi import --file rules.json",
+        "secops hva export --format typescript --native --out index.ts",
+      ),
+    )
+    .action(async (o, cmd: Command) => {
+      const rules = await client(cmd).listHvaRules();
+      const text = o.format === "import" ? importFile(rules) : typescriptProgram(rules, Boolean(o.native));
+      if (!o.out) return void out.write(text);
+      await writeFile(o.out, text);
+      process.stderr.write(`wrote ${rules.length} rule(s) to ${o.out}\n`);
     });
 
   root
