@@ -102,9 +102,8 @@ export function patchDirectoryUser(ctx: Ctx): Result {
   if (problems.length) return fail(400, problems);
   const u = userOf(ctx);
   if (!u) return fail(404, `Directory user ${ctx.params.id} not found`);
-  for (const f of USER_FLAGS) if (f in body) u[f] = body[f];
-  u.updatedAt = now();
-  return ok(u);
+  const change = Object.fromEntries(USER_FLAGS.filter((f) => f in body).map((f) => [f, body[f]]));
+  return ok(ctx.store.updateUser(String(u.id), change));
 }
 
 export function countIntegrations(ctx: Ctx): Result {
@@ -208,9 +207,10 @@ export function editComment(ctx: Ctx): Result {
       return fail(400, "files must list the file names of the uploaded file parts, in order");
     }
   }
-  if (parts.fields.content !== undefined && !c.deleted) c.content = parts.fields.content;
+  const change: Record<string, unknown> = {};
+  if (parts.fields.content !== undefined && !c.deleted) change.content = parts.fields.content;
   if (manifest !== undefined || parts.files.length > 0) {
-    c.attachments = parts.files.map((f, i) => ({
+    change.attachments = parts.files.map((f, i) => ({
       id: `att-${ctx.params.id}-${Date.now().toString(36)}-${i}`,
       filename: f.filename,
       contentType: f.contentType,
@@ -219,8 +219,7 @@ export function editComment(ctx: Ctx): Result {
       createdAt: now(),
     }));
   }
-  c.updatedAt = now();
-  const { caseId: _c, teamId: _t, ...view } = c;
+  const { caseId: _c, teamId: _t, ...view } = ctx.store.updateComment(String(c.id), change)!;
   return ok(view);
 }
 
@@ -252,8 +251,7 @@ export function patchRule(ctx: Ctx): Result {
   if (problems.length) return fail(400, problems);
   const r = ruleOf(ctx);
   if (!r) return fail(404, `HVA automation rule ${ctx.params.id} not found`);
-  r.enabled = body.enabled as boolean;
-  return ok(ruleView(r));
+  return ok(ruleView(ctx.store.setRuleEnabled(r.id, body.enabled as boolean)!));
 }
 
 export function getRule(ctx: Ctx): Result {
@@ -268,6 +266,6 @@ export function listRules(ctx: Ctx): Result {
 export function deleteRule(ctx: Ctx): Result {
   const r = ruleOf(ctx);
   if (!r) return fail(404, `HVA automation rule ${ctx.params.id} not found`);
-  ctx.store.rules.delete(r.id);
+  ctx.store.deleteRule(r.id);
   return { status: 204 };
 }

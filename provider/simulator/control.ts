@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fail, type Result } from "./api";
 import { parseFaultSpec, type FaultRule } from "./faults";
-import { send, type ServerContext } from "./server";
+import { send, type ServerContext } from "./context";
 
 type Json = Record<string, unknown>;
 
@@ -73,11 +73,12 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
 }
 
 function mutate(sc: ServerContext, method: string, section: string, id: string, body: Json): Result {
-  const coll = (section === "hva" ? sc.store.rules : sc.store.users) as Map<string, Json>;
-  const item = coll.get(id);
+  const item = sc.store.outOfBand(
+    section === "hva" ? "hva" : "users",
+    id,
+    method === "DELETE" ? "delete" : body,
+  );
   if (!item) return fail(404, `${section} ${id} not found`);
-  if (method === "DELETE") coll.delete(id);
-  else Object.assign(item, body);
   sc.store.save();
-  return { status: 200, json: method === "DELETE" ? {} : item };
+  return { status: 200, json: item };
 }

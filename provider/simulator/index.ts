@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Faults, parseFaultSpec, type FaultRule } from "./faults";
-import { createSimServer, type Stats } from "./server";
+import type { Stats } from "./context";
+import { createSimServer } from "./server";
 import { Store } from "./store";
 
 export { FAULT_KINDS, parseFaultSpec, type FaultKind, type FaultRule } from "./faults";

@@ -7,9 +7,9 @@ import { roles } from "../client/routes";
 import * as api from "./api";
 import { TooLarge, readBody, readJson, readMultipart, tokenMatches } from "./bodies";
 import { handleControl } from "./control";
+import { send, type ServerContext } from "./context";
 import { exportCsv } from "./csv";
-import { BEFORE, type Faults, type FaultRule } from "./faults";
-import type { Store } from "./store";
+import { BEFORE, type FaultRule } from "./faults";
 
 type Handler = (ctx: api.Ctx) => api.Result;
 interface Route {
@@ -43,27 +43,6 @@ const ROUTES: Route[] = [
 ];
 
 const WRITES = new Set(["PUT", "PATCH", "DELETE"]);
-
-/** Counters served by `/__sim/stats`. */
-export interface Stats {
-  requests: Record<string, number>;
-  writes: number;
-  socketsOpened: number;
-  faultsInjected: Record<string, number>;
-  /** Retries (same x-request-id) that arrived before the Retry-After the simulator had sent. */
-  earlyRetries: number;
-}
-
-/** Server settings. */
-export interface ServerContext {
-  store: Store;
-  faults: Faults;
-  strictSpec: boolean;
-  controlToken: string;
-  stats: Stats;
-  /** x-request-id -> the earliest time a retry is allowed (after a 429 with Retry-After). */
-  notBefore: Map<string, number>;
-}
 
 /** Creates the (unstarted) HTTP server. */
 export function createSimServer(sc: ServerContext): Server {
@@ -211,26 +190,6 @@ function injectAfter(fault: FaultRule, res: ServerResponse): void {
   };
   res.writeHead(200, { "content-type": "application/json" });
   res.end(bodies[fault.kind] ?? "");
-}
-
-/** Writes a handler result. */
-export function send(res: ServerResponse, result: api.Result): void {
-  if (result.stream) {
-    res.writeHead(result.status, { "content-type": result.contentType ?? "application/octet-stream" });
-    result.stream.pipe(res);
-    return;
-  }
-  if (result.json === undefined) {
-    res.writeHead(result.status);
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(result.json);
-  res.writeHead(result.status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
 }
 
 /** Reads the whole body (bounded). */

@@ -82,6 +82,46 @@ export class Store {
     return rule;
   }
 
+  /** Sets a rule's enabled flag; undefined when there is no such rule. */
+  setRuleEnabled(id: string, enabled: boolean): SimRule | undefined {
+    const rule = this.rules.get(id);
+    if (rule) rule.enabled = enabled;
+    return rule;
+  }
+
+  /** Deletes a rule; false when there was none. */
+  deleteRule(id: string): boolean {
+    return this.rules.delete(id);
+  }
+
+  /** Merges `change` into a directory user (and stamps updatedAt); undefined when there is none. */
+  updateUser(id: string, change: Json, stamp = true): Json | undefined {
+    const user = this.users.get(id);
+    if (!user) return undefined;
+    Object.assign(user, change, stamp ? { updatedAt: new Date().toISOString() } : {});
+    return user;
+  }
+
+  /** Merges `change` into a timeline comment (and stamps updatedAt); undefined when there is none. */
+  updateComment(id: string, change: Json): Json | undefined {
+    const comment = this.comments.get(id);
+    if (!comment) return undefined;
+    Object.assign(comment, change, { updatedAt: new Date().toISOString() });
+    return comment;
+  }
+
+  /** An out-of-band change (the control API): merges into, or deletes, a rule or a user. */
+  outOfBand(kind: "hva" | "users", id: string, change: Json | "delete"): Json | undefined {
+    const item = (kind === "hva" ? this.rules.get(id) : this.users.get(id)) as Json | undefined;
+    if (!item) return undefined;
+    if (change === "delete") {
+      if (kind === "hva") this.rules.delete(id);
+      else this.users.delete(id);
+      return {};
+    }
+    return Object.assign(item, change);
+  }
+
   /** The detections of a case, in createdAt order (ascending or descending), one page at a time. */
   detectionsPage(caseId: string, direction: "asc" | "desc", offset: number, limit: number): Json[] {
     const c = this.cases.find((x) => x.id === caseId);
