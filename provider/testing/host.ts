@@ -3,8 +3,7 @@
  * with the stubs in `@pulumi/pulumi/proto`, as the engine does: Pulumi's own dynamic-provider host
  * (`@pulumi/pulumi/cmd/dynamic-provider`) or this package's native plugin (`pulumi-resource-secops`).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { join } from "node:path";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { ServiceError } from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -27,22 +26,6 @@ export class InitFailedError extends Error {
     super(message);
   }
 }
-
-/**
- * Runs the provider (argv[1], arguments after it) and ends it when the runner dies. The provider holds
- * the API key and serves unauthenticated gRPC on 127.0.0.1, so it must not outlive its runner: the
- * runner keeps this process's stdin open, and the pipe closes when the runner exits for any reason.
- */
-const WATCHDOG = `
-const [entry, ...args] = process.argv.slice(1);
-const die = () => process.exit(0);
-process.stdin.on("end", die);
-process.stdin.on("close", die);
-process.stdin.on("error", die);
-process.stdin.resume();
-process.argv = [process.argv[0], entry, ...args];
-require(entry);
-`;
 
 type Bag = Record<string, unknown>;
 /** A message's fields by setter name without `set` (e.g. `urn`, `olds`); bags become Structs. */
@@ -71,7 +54,7 @@ export interface DiffAnswer {
 /** A running provider process and a gRPC client of it. */
 export class ProviderProcess {
   #stderr = "";
-  protected constructor(
+  constructor(
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly client: ResourceProviderClient,
   ) {
@@ -81,33 +64,6 @@ export class ProviderProcess {
   /** Everything the provider wrote to stderr (warnings, errors). */
   get stderr(): string {
     return this.#stderr;
-  }
-
-  /** Spawns `entry args...` under the watchdog in `cwd` and connects to the port it prints. */
-  protected static async spawn(
-    entry: string,
-    args: string[],
-    cwd: string,
-  ): Promise<[ChildProcessWithoutNullStreams, ResourceProviderClient]> {
-    const child = spawn(process.execPath, ["-e", WATCHDOG, entry, ...args], {
-      cwd,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let early = "";
-    child.stderr.on("data", (c) => (early += String(c)));
-    const port = await new Promise<string>((resolve, reject) => {
-      child.stdout.once("data", (c) => resolve(String(c).split("\n")[0].trim()));
-      child.once("exit", (code) => reject(new Error(`provider ${entry} exited (${code}): ${early}`)));
-    });
-    const { grpc, providerGrpc } = proto();
-    const client = new providerGrpc.ResourceProviderClient(
-      `127.0.0.1:${port}`,
-      grpc.credentials.createInsecure(),
-      {
-        "grpc.max_receive_message_length": 400 * 1024 * 1024,
-      },
-    );
-    return [child, client];
   }
 
   /** The process id (tests check it ends with its runner). */
@@ -287,39 +243,4 @@ function diffAnswer(res: providerPb.DiffResponse): DiffAnswer {
     deleteBeforeReplace: res.getDeletebeforereplace(),
     detailedDiff,
   };
-}
-
-/** Pulumi's own dynamic-provider host, the process the engine starts for dynamic resources. */
-export class DynamicProviderHost extends ProviderProcess {
-  /**
-   * Starts the host with `cwd` as its working directory: the serialized provider's `require`s
-   * resolve from there, as they do from a Pulumi program's directory.
-   */
-  static async start(cwd: string): Promise<DynamicProviderHost> {
-    const entry = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js");
-    const [child, client] = await ProviderProcess.spawn(entry, ["127.0.0.1:0"], cwd);
-    return new DynamicProviderHost(child, client);
-  }
-}
-
-/** This package's native plugin, `pulumi-resource-secops`, one process per provider instance. */
-export class NativePluginProcess extends ProviderProcess {
-  /** The plugin executable shipped in the package's `bin/`. */
-  static readonly executable = join(__dirname, "..", "..", "bin", "pulumi-resource-secops");
-
-  /**
-   * Starts the plugin as the engine does (`pulumi-resource-secops [engineAddress]`). `executable`
-   * defaults to this package's; a test passes an installed copy's.
-   */
-  static async start(
-    options: { cwd?: string; engineAddress?: string; executable?: string } = {},
-  ): Promise<NativePluginProcess> {
-    const args = options.engineAddress ? [options.engineAddress] : [];
-    const [child, client] = await ProviderProcess.spawn(
-      options.executable ?? NativePluginProcess.executable,
-      args,
-      options.cwd ?? process.cwd(),
-    );
-    return new NativePluginProcess(child, client);
-  }
 }

@@ -11,15 +11,8 @@ export {
   type StateResource,
   type Step,
 } from "./runner";
-export {
-  DynamicProviderHost,
-  InitFailedError,
-  NativePluginProcess,
-  ProviderProcess,
-  secret,
-  type CheckFailure,
-  type DiffAnswer,
-} from "./host";
+export { InitFailedError, ProviderProcess, secret, type CheckFailure, type DiffAnswer } from "./host";
+export { DynamicProviderHost, NativePluginProcess } from "./processes";
 export {
   declaredResources,
   linkPackage,

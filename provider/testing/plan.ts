@@ -36,23 +36,24 @@ export async function planSteps(
   declared: DeclaredResource[],
   state: State,
 ): Promise<Planned[]> {
+  const byUrn = new Map(state.resources.map((r) => [r.urn, r]));
   const planned: Planned[] = [];
-  for (const d of declared)
-    planned.push(
-      await planOne(
-        resolve,
-        d,
-        state.resources.find((r) => r.urn === d.urn),
-      ),
-    );
+  for (const d of declared) planned.push(await planOne(resolve, d, byUrn.get(d.urn)));
+  const wanted = new Set(declared.map((d) => d.urn));
   for (const r of state.resources) {
-    if (!declared.some((d) => d.urn === r.urn))
+    if (!wanted.has(r.urn))
       planned.push({
+        op: "delete",
         step: { op: "delete", urn: r.urn, type: r.type, name: r.name, changes: [], ok: true },
         old: r,
       });
   }
   return planned;
+}
+
+/** A step refused while planning (a failed Check, an import that does not match, a provider that failed). */
+function refused(step: Step, op: "check-failed" | "import", error: string): Planned {
+  return { op: "refused", step: { ...step, op, ok: false, error } };
 }
 
 async function planOne(
@@ -68,21 +69,14 @@ async function planOne(
     if (!old && d.importId) return await planImport(host, d, d.importId);
     checked = await host.check(d.urn, old?.inputs ?? {}, d.inputs);
   } catch (err) {
-    // One resource's failure (e.g. inputs over the gRPC message limit) fails its step only.
-    return { step: { ...step, op: "check-failed", ok: false, error: errorText(err) }, declared: d, old };
+    // One resource's failure (e.g. its provider's config) fails its step only.
+    return refused(step, "check-failed", errorText(err));
   }
-  if (checked.failures.length) {
-    const error = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
-    return {
-      step: { ...step, op: "check-failed", ok: false, error },
-      declared: d,
-      inputs: checked.inputs,
-      old,
-    };
-  }
-  if (!old) return { step, declared: d, inputs: checked.inputs, old };
-  const diff = await host.diff(old.id, d.urn, old.outputs, checked.inputs, old.inputs);
-  step.op = diff.replaces.length ? "replace" : diff.changes ? "update" : "same";
+  if (checked.failures.length) return refused(step, "check-failed", failureText(checked.failures));
+  const inputs = checked.inputs;
+  if (!old) return { op: "create", step, declared: d, inputs };
+  const diff = await host.diff(old.id, d.urn, old.outputs, inputs, old.inputs);
+  if (!diff.changes && !diff.replaces.length) return { op: "same", step: { ...step, op: "same" } };
   // The provider's detailed diff names what changed; else input-only settings (e.g. adoptExisting)
   // have no output to compare with.
   const detailed = Object.keys(diff.detailedDiff);
@@ -90,11 +84,22 @@ async function planOne(
     ? detailed
     : diff.replaces.length
       ? diff.replaces
-      : Object.keys(visible(checked.inputs)).filter((k) => k in old.outputs);
-  if (step.op !== "same")
-    step.changes = changed(pick(visible(old.outputs), keys), pick(visible(checked.inputs), keys));
-  return { step, declared: d, inputs: checked.inputs, old, deleteBeforeReplace: diff.deleteBeforeReplace };
+      : Object.keys(visible(inputs)).filter((k) => k in old.outputs);
+  const changes = changed(pick(visible(old.outputs), keys), pick(visible(inputs), keys));
+  if (!diff.replaces.length)
+    return { op: "update", step: { ...step, op: "update", changes }, declared: d, inputs, old };
+  return {
+    op: "replace",
+    step: { ...step, op: "replace", changes },
+    declared: d,
+    inputs,
+    old,
+    deleteBeforeReplace: diff.deleteBeforeReplace,
+  };
 }
+
+const failureText = (failures: Array<{ property: string; reason: string }>) =>
+  failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
 
 /**
  * The `import` resource option, as the engine does it: Read with the id alone, then Check the
@@ -104,33 +109,48 @@ async function planOne(
 async function planImport(host: ProviderProcess, d: DeclaredResource, id: string): Promise<Planned> {
   const step: Step = { ...describe(d), op: "import", changes: [], ok: true };
   const read = await host.read(id, d.urn, {}, {});
-  if (!read.id)
-    return { step: { ...step, ok: false, error: `import: no ${d.type} with id ${id} exists` }, declared: d };
+  if (!read.id) return refused(step, "import", `import: no ${d.type} with id ${id} exists`);
   const checked = await host.check(d.urn, read.inputs, d.inputs);
-  if (checked.failures.length) {
-    const error = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
-    return { step: { ...step, op: "check-failed", ok: false, error }, declared: d };
-  }
+  if (checked.failures.length) return refused(step, "check-failed", failureText(checked.failures));
   const diff = await host.diff(read.id, d.urn, read.properties, checked.inputs, read.inputs);
   if (diff.changes) {
     const keys = Object.keys(diff.detailedDiff);
-    step.changes = changed(pick(visible(read.properties), keys), pick(visible(checked.inputs), keys));
-    const error = `import: the existing ${d.type} ${id} differs from the program's inputs (${step.changes.join(", ")}); make the program match it, then import again`;
-    return { step: { ...step, ok: false, error }, declared: d };
+    const changes = changed(pick(visible(read.properties), keys), pick(visible(checked.inputs), keys));
+    const error = `import: the existing ${d.type} ${id} differs from the program's inputs (${changes.join(", ")}); make the program match it, then import again`;
+    return { op: "refused", step: { ...step, changes, ok: false, error } };
   }
-  return { step, declared: d, inputs: checked.inputs, imported: { id: read.id, outputs: read.properties } };
+  return {
+    op: "import",
+    step,
+    declared: d,
+    inputs: checked.inputs,
+    imported: { id: read.id, outputs: read.properties },
+  };
 }
 
-/** A planned step with what applying it needs. */
-export interface Planned {
-  step: Step;
-  declared?: DeclaredResource;
-  inputs?: Record<string, unknown>;
-  old?: StateResource;
-  deleteBeforeReplace?: boolean;
-  /** For an import: the object read. */
-  imported?: { id: string; outputs: Record<string, unknown> };
-}
+type Bag = Record<string, unknown>;
+
+/** A planned step with what applying it needs, by operation. */
+export type Planned =
+  | { op: "create"; step: Step; declared: DeclaredResource; inputs: Bag }
+  | { op: "update"; step: Step; declared: DeclaredResource; inputs: Bag; old: StateResource }
+  | {
+      op: "replace";
+      step: Step;
+      declared: DeclaredResource;
+      inputs: Bag;
+      old: StateResource;
+      deleteBeforeReplace: boolean;
+    }
+  | { op: "delete"; step: Step; old: StateResource }
+  | {
+      op: "import";
+      step: Step;
+      declared: DeclaredResource;
+      inputs: Bag;
+      imported: { id: string; outputs: Bag };
+    }
+  | { op: "same" | "refused"; step: Step };
 
 export function describe(d: { urn: string; type: string; name: string }) {
   return { urn: d.urn, type: d.type, name: d.name };

@@ -4,7 +4,8 @@
  * provider instance (the default provider from stack config, or each explicit `Provider`), each
  * taken through CheckConfig, DiffConfig and Configure before its first resource call.
  */
-import { DynamicProviderHost, NativePluginProcess, secret, type ProviderProcess } from "./host";
+import { secret, type ProviderProcess } from "./host";
+import { DynamicProviderHost, NativePluginProcess } from "./processes";
 import type { DeclaredResource } from "./program";
 
 /** The provider type token of the native plugin. */
@@ -30,14 +31,16 @@ export interface ProviderSetOptions {
   config: Record<string, string>;
   /** Config keys that are secrets. */
   secretKeys: ReadonlySet<string>;
-  /** The explicit providers the program declares, by URN (their inputs are their config). */
-  declaredProviders: () => Promise<ReadonlyMap<string, DeclaredResource>>;
+  /** Evaluates the program (which calls {@link ProviderSet.remember} with what it declares). */
+  evaluate: () => Promise<unknown>;
 }
 
 const unwrapSecret = (v: unknown): unknown =>
   v !== null && typeof v === "object" && "value" in (v as object) ? (v as { value: unknown }).value : v;
 
 export class ProviderSet {
+  /** The explicit native providers the program declares, by URN (their inputs are their config). */
+  readonly #declared = new Map<string, DeclaredResource>();
   readonly #processes = new Map<string, Promise<ProviderProcess>>();
   readonly #running = new Set<ProviderProcess>();
   #stderr = "";
@@ -86,7 +89,8 @@ export class ProviderSet {
         variables[`secops:config:${name}`] = v;
       }
     } else {
-      const declared = (await this.options.declaredProviders()).get(key);
+      if (!this.#declared.has(key)) await this.options.evaluate();
+      const declared = this.#declared.get(key);
       if (!declared)
         throw new Error(
           `the provider ${key} is no longer declared by the program; its resources cannot be reached`,
@@ -112,6 +116,26 @@ export class ProviderSet {
       await plugin.close();
       throw err;
     }
+  }
+
+  /** Notes the explicit native providers among what the program declared. */
+  remember(declared: readonly DeclaredResource[]): void {
+    for (const d of declared) if (d.type === NATIVE_PROVIDER_TYPE) this.#declared.set(d.urn, d);
+  }
+
+  /** A native invoke of the program, sent to its provider's plugin as the engine sends it. */
+  async invoke(
+    token: string,
+    args: Record<string, unknown>,
+    provider: string | undefined,
+    seen: readonly DeclaredResource[],
+  ): Promise<Record<string, unknown>> {
+    if (!isNative(token)) return args;
+    this.remember(seen);
+    const res = await (await this.for({ type: token, provider })).invoke(token, args);
+    if (res.failures.length)
+      throw new Error(`${token}: ${res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    return res.result;
   }
 
   /** What every process wrote to stderr so far (warnings, errors). */

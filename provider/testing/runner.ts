@@ -8,15 +8,14 @@
  * (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in inputs;
  * explicit providers' config is never stored: each step takes it from the program).
  */
-import { InitFailedError, type ProviderProcess } from "./host";
+import type { ProviderProcess } from "./host";
+import { applyPlanned, importById, refOf, type ApplyContext } from "./apply";
 import {
   errorText,
   journal,
   readState,
   settlePendingCreates,
-  upsert,
   writeState,
-  type PendingCreate,
   type State,
   type StateResource,
 } from "./state";
@@ -24,34 +23,17 @@ import {
 export type { PendingCreate, State, StateResource } from "./state";
 export type { Op, Step } from "./plan";
 import { pool } from "./pool";
-import { changed, describe, planSteps, visible, type Op, type Planned, type Step } from "./plan";
-import { evaluateStack, projectName, urnOf, type DeclaredResource, type ProgramSource } from "./program";
-import { isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from "./providers";
+import { changed, planSteps, visible, type Op, type Planned, type Step } from "./plan";
+import { evaluateStack, projectName, urnOf, type DeclaredResource } from "./program";
+import type { RunnerOptions } from "./options";
 
-/** Options of {@link LifecycleRunner}. */
-export interface RunnerOptions {
-  /** The program: a module path or a function declaring resources. */
-  program: ProgramSource;
-  /** The program's directory: the host runs there and resolves the provider's requires from it. */
-  programDir: string;
-  /** The JSON state file (created when missing). */
-  statePath: string;
-  /** Stack config, full keys (`secops:apiKey`, `secops:baseUrl`). */
-  config?: Record<string, string>;
-  /** Config keys sent to the host as secrets. Default: `secops:apiKey`. */
-  secretKeys?: string[];
-  project?: string;
-  stack?: string;
-  /** Resources worked on at once in up, refresh and destroy (they are independent). Default 10, like `pulumi up --parallel`. */
-  parallel?: number;
-}
+export type { RunnerOptions } from "./options";
+import { isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from "./providers";
 
 /** Runs a program's lifecycle through the real host. Call {@link close} when done. */
 export class LifecycleRunner {
   private providers?: ProviderSet;
   private lastOutputs: Record<string, unknown> = {};
-  /** The explicit native providers of the last evaluation, by URN. */
-  private declaredProviders = new Map<string, DeclaredResource>();
   /** Provider texts already in the current journal (each goes there once). */
   private readonly journaled = new Set<string>();
   /** What hosts of earlier steps wrote to stderr. */
@@ -85,8 +67,8 @@ export class LifecycleRunner {
     return this.step(async () => {
       const plan = await this.plan();
       for (const p of plan)
-        if (p.step.op === "create" && isNative(p.step.type))
-          await (await this.provider(p.declared!)).create(p.step.urn, p.inputs, true);
+        if (p.op === "create" && isNative(p.declared.type))
+          await (await this.provider(p.declared)).create(p.declared.urn, p.inputs, true);
       return plan.map((p) => p.step);
     });
   }
@@ -99,34 +81,13 @@ export class LifecycleRunner {
    */
   async import(type: string, name: string, id: string, provider?: string): Promise<Step> {
     return this.step(async () => {
-      const urn = urnOf(await this.project(), this.options.stack ?? "dev", type, name);
+      const urn = this.urn(type, name);
       const step: Step = { op: "import", urn, type, name, changes: [], ok: true };
-      if (!isNative(type))
-        return {
-          ...step,
-          ok: false,
-          error: `${type} cannot be imported: only native resources can (secops:index:*)`,
-        };
+      const providerUrn = provider === undefined ? undefined : this.urn(NATIVE_PROVIDER_TYPE, provider);
       const state = this.state();
-      if (state.resources.some((r) => r.urn === urn))
-        return { ...step, ok: false, error: `${urn} is already in the state` };
-      const providerUrn =
-        provider === undefined
-          ? undefined
-          : urnOf(await this.project(), this.options.stack ?? "dev", NATIVE_PROVIDER_TYPE, provider);
       try {
-        const host = await this.provider({ type, provider: providerUrn });
-        const read = await host.read(id, urn, {}, {});
-        if (!read.id) return { ...step, ok: false, error: `import: no ${type} with id ${id} exists` };
-        upsert(state, {
-          urn,
-          type,
-          name,
-          id: read.id,
-          inputs: read.inputs,
-          outputs: read.properties,
-          ...(providerUrn ? { providerUrn } : {}),
-        });
+        const error = await importById(this.applyContext(state), { urn, type, name, id, providerUrn });
+        if (error) return { ...step, ok: false, error };
         this.save(state);
         return step;
       } catch (err) {
@@ -146,7 +107,7 @@ export class LifecycleRunner {
     const state = this.state();
     await pool(this.options.parallel ?? 10, plan, async (p) => {
       // Nothing to do, or refused while planning (a failed Check, an import that does not match).
-      if (p.step.op === "same" || !p.step.ok) return;
+      if (p.op === "same" || p.op === "refused") return;
       const blocked = unsettled.get(p.step.urn);
       if (blocked !== undefined) {
         p.step.ok = false;
@@ -154,20 +115,10 @@ export class LifecycleRunner {
         return;
       }
       try {
-        await this.apply(p, state);
+        await applyPlanned(this.applyContext(state), p);
       } catch (err) {
         p.step.ok = false;
         p.step.error = errorText(err);
-        if (err instanceof InitFailedError && p.declared) {
-          // Partial failure: the object exists; track it so it is never orphaned.
-          upsert(state, {
-            ...describe(p.declared),
-            ...providerOf(p.declared),
-            id: err.id,
-            inputs: p.inputs ?? {},
-            outputs: err.properties,
-          });
-        }
       }
       this.record(state, p.step.urn);
     });
@@ -276,16 +227,17 @@ export class LifecycleRunner {
 
   /** The process serving `ref` in this step (started and configured on first use). */
   private provider(ref: ProviderRef): Promise<ProviderProcess> {
+    return this.providerSet().for(ref);
+  }
+
+  private providerSet(): ProviderSet {
     this.providers ??= new ProviderSet({
       programDir: this.options.programDir,
       config: this.options.config ?? {},
       secretKeys: new Set(this.options.secretKeys ?? ["secops:apiKey"]),
-      declaredProviders: async () => {
-        if (this.declaredProviders.size === 0) await this.declared();
-        return this.declaredProviders;
-      },
+      evaluate: () => this.declared(),
     });
-    return this.providers.for(ref);
+    return this.providers;
   }
 
   private async plan(): Promise<Planned[]> {
@@ -300,26 +252,17 @@ export class LifecycleRunner {
       ...this.options,
       known: (urn) => byUrn.get(urn),
       // Native invokes go to the plugin of their provider, as the engine sends them.
-      invoke: async (token, args, provider, seen) => {
-        if (!isNative(token)) return args;
-        this.rememberProviders(seen);
-        const res = await (await this.provider({ type: token, provider })).invoke(token, args);
-        if (res.failures.length)
-          throw new Error(`${token}: ${res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-        return res.result;
-      },
+      invoke: (token, args, provider, seen) => this.providerSet().invoke(token, args, provider, seen),
     });
     this.lastOutputs = evaluated.outputs;
-    this.rememberProviders(evaluated.declared);
+    this.providerSet().remember(evaluated.declared);
     return evaluated.declared.filter((d) => !d.type.startsWith("pulumi:providers:"));
   }
 
-  private rememberProviders(declared: readonly DeclaredResource[]): void {
-    for (const d of declared) if (d.type === NATIVE_PROVIDER_TYPE) this.declaredProviders.set(d.urn, d);
-  }
-
-  private async project(): Promise<string> {
-    return this.options.project ?? projectName(this.options.programDir) ?? "project";
+  /** A top-level URN in this runner's project and stack. */
+  private urn(type: string, name: string): string {
+    const project = this.options.project ?? projectName(this.options.programDir) ?? "project";
+    return urnOf(project, this.options.stack ?? "dev", type, name);
   }
 
   /** The program's stack outputs from the last step that evaluated it (resolved; secrets `[secret]`). */
@@ -327,65 +270,8 @@ export class LifecycleRunner {
     return { ...this.lastOutputs };
   }
 
-  private async apply(p: Planned, state: State): Promise<void> {
-    const { step, old, declared, inputs } = p;
-    const host = await this.provider(declared ?? refOf(old!));
-    if (step.op === "import") {
-      upsert(state, {
-        ...describe(declared!),
-        ...providerOf(declared!),
-        id: p.imported!.id,
-        inputs: inputs!,
-        outputs: p.imported!.outputs,
-      });
-      return;
-    }
-    const create = async () => {
-      // The intent goes to disk before the request: a runner killed mid-create leaves it for the next run.
-      const intent: PendingCreate = {
-        ...describe(declared!),
-        ...providerOf(declared!),
-        inputs: inputs!,
-        at: new Date().toISOString(),
-      };
-      (state.pending ??= []).push(intent);
-      this.record(state, step.urn);
-      try {
-        const made = await host.create(step.urn, inputs);
-        upsert(state, {
-          ...describe(declared!),
-          ...providerOf(declared!),
-          id: made.id,
-          inputs: inputs!,
-          outputs: made.properties,
-        });
-      } finally {
-        // Answered (success or an error the provider settled itself): the outcome is known.
-        state.pending = state.pending?.filter((x) => x !== intent);
-        if (state.pending?.length === 0) delete state.pending;
-      }
-    };
-    if (step.op === "create") return create();
-    if (step.op === "update") {
-      const res = await host.update(old!.id, step.urn, old!.outputs, inputs);
-      upsert(state, { ...old!, inputs: inputs!, outputs: res.properties });
-      return;
-    }
-    if (step.op === "delete") {
-      await host.delete(old!.id, step.urn, old!.outputs);
-      state.resources = state.resources.filter((r) => r.urn !== step.urn);
-      return;
-    }
-    // replace
-    if (p.deleteBeforeReplace) {
-      await host.delete(old!.id, step.urn, old!.outputs);
-      state.resources = state.resources.filter((r) => r.urn !== step.urn);
-      this.record(state, step.urn);
-      return create();
-    }
-    await create();
-    this.record(state, step.urn);
-    await host.delete(old!.id, step.urn, old!.outputs);
+  private applyContext(state: State): ApplyContext {
+    return { state, provider: (ref) => this.provider(ref), record: (urn) => this.record(state, urn) };
   }
 
   /** Writes the whole state once (end of a step): each provider once, the journal dropped. */
@@ -401,9 +287,3 @@ export class LifecycleRunner {
     journal(this.options.statePath, state, urn, this.journaled);
   }
 }
-
-/** Where a resource in the state is served. */
-const refOf = (r: StateResource): ProviderRef => ({ type: r.type, provider: r.providerUrn });
-/** The explicit provider of a declared native resource, as stored in the state. */
-const providerOf = (d: DeclaredResource) =>
-  d.provider && isNative(d.type) ? { providerUrn: d.provider } : {};

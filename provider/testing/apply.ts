@@ -1,0 +1,119 @@
+/**
+ * Applying a planned step to the state through its provider process: create (its intent journaled
+ * before the request), update, replace (honouring deleteBeforeReplace), delete and import; and a
+ * partial failure recorded so nothing is orphaned.
+ */
+import { InitFailedError, type ProviderProcess } from "./host";
+import { describe, type Planned } from "./plan";
+import type { DeclaredResource } from "./program";
+import { isNative, type ProviderRef } from "./providers";
+import { upsert, type PendingCreate, type State, type StateResource } from "./state";
+
+/** What applying needs from the runner. */
+export interface ApplyContext {
+  state: State;
+  provider(ref: ProviderRef): Promise<ProviderProcess>;
+  /** Journals the resource's current entry (durable before the next request). */
+  record(urn: string): void;
+}
+
+/** Where a resource in the state is served. */
+export const refOf = (r: StateResource): ProviderRef => ({ type: r.type, provider: r.providerUrn });
+/** The explicit provider of a declared native resource, as stored in the state. */
+export const providerOf = (d: DeclaredResource) =>
+  d.provider && isNative(d.type) ? { providerUrn: d.provider } : {};
+
+const remove = (state: State, urn: string) => {
+  state.resources = state.resources.filter((r) => r.urn !== urn);
+};
+
+/** Creates with the intent written first: a runner killed mid-create leaves it for the next run. */
+async function create(
+  ctx: ApplyContext,
+  d: DeclaredResource,
+  inputs: Record<string, unknown>,
+): Promise<void> {
+  const { state } = ctx;
+  const host = await ctx.provider(d);
+  const intent: PendingCreate = { ...describe(d), ...providerOf(d), inputs, at: new Date().toISOString() };
+  (state.pending ??= []).push(intent);
+  ctx.record(d.urn);
+  try {
+    const made = await host.create(d.urn, inputs);
+    upsert(state, { ...describe(d), ...providerOf(d), id: made.id, inputs, outputs: made.properties });
+  } catch (err) {
+    // Partial failure: the object exists; track it so it is never orphaned.
+    if (err instanceof InitFailedError)
+      upsert(state, { ...describe(d), ...providerOf(d), id: err.id, inputs, outputs: err.properties });
+    throw err;
+  } finally {
+    // Answered (success or an error the provider settled itself): the outcome is known.
+    state.pending = state.pending?.filter((x) => x !== intent);
+    if (state.pending?.length === 0) delete state.pending;
+  }
+}
+
+async function destroyOld(ctx: ApplyContext, old: StateResource): Promise<void> {
+  await (await ctx.provider(refOf(old))).delete(old.id, old.urn, old.outputs);
+  remove(ctx.state, old.urn);
+}
+
+/** Applies one planned step (a step with nothing to do returns at once). */
+export async function applyPlanned(ctx: ApplyContext, p: Planned): Promise<void> {
+  switch (p.op) {
+    case "same":
+    case "refused":
+      return;
+    case "import":
+      upsert(ctx.state, {
+        ...describe(p.declared),
+        ...providerOf(p.declared),
+        id: p.imported.id,
+        inputs: p.inputs,
+        outputs: p.imported.outputs,
+      });
+      return;
+    case "create":
+      return create(ctx, p.declared, p.inputs);
+    case "update": {
+      const res = await (await ctx.provider(p.declared)).update(p.old.id, p.old.urn, p.old.outputs, p.inputs);
+      upsert(ctx.state, { ...p.old, inputs: p.inputs, outputs: res.properties });
+      return;
+    }
+    case "delete":
+      return destroyOld(ctx, p.old);
+    case "replace":
+      if (p.deleteBeforeReplace) {
+        await destroyOld(ctx, p.old);
+        ctx.record(p.old.urn);
+        return create(ctx, p.declared, p.inputs);
+      }
+      await create(ctx, p.declared, p.inputs);
+      ctx.record(p.old.urn);
+      // The replacement is in the state under the same URN: only the old object goes.
+      await (await ctx.provider(refOf(p.old))).delete(p.old.id, p.old.urn, p.old.outputs);
+      return;
+  }
+}
+
+/** Adopts an object by id (`pulumi import`): Read with the id alone returns inputs and properties. */
+export async function importById(
+  ctx: ApplyContext,
+  target: { urn: string; type: string; name: string; id: string; providerUrn?: string },
+): Promise<string | undefined> {
+  const { urn, type, name, id, providerUrn } = target;
+  if (!isNative(type)) return `${type} cannot be imported: only native resources can (secops:index:*)`;
+  if (ctx.state.resources.some((r) => r.urn === urn)) return `${urn} is already in the state`;
+  const read = await (await ctx.provider({ type, provider: providerUrn })).read(id, urn, {}, {});
+  if (!read.id) return `import: no ${type} with id ${id} exists`;
+  upsert(ctx.state, {
+    urn,
+    type,
+    name,
+    id: read.id,
+    inputs: read.inputs,
+    outputs: read.properties,
+    ...(providerUrn ? { providerUrn } : {}),
+  });
+  return undefined;
+}
