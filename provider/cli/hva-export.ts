@@ -4,7 +4,10 @@
  * the `import` option, or dynamic with `adoptExisting`). Names come from the search text: stable (the
  * same rules give the same names) and unique (a repeated name gets -2, -3, ... in id order).
  */
+import { writeFile } from "node:fs/promises";
+import { Option, type Command } from "commander";
 import type { HvaRule } from "../client/types";
+import { client, example } from "./common";
 
 /** The type token of a native rule. */
 const HVA_TOKEN = "secops:index:HvaAutomationRule";
@@ -59,4 +62,37 @@ export function typescriptProgram(rules: readonly HvaRule[], native: boolean): s
     lines.push(`new secops.HvaAutomationRule(${JSON.stringify(name)}, { ${args} }${opts});`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** `secops hva export`. */
+export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
+  root
+    .command("hva")
+    .description("High-value-asset automation rules: adopt the existing ones into Pulumi.")
+    .command("export")
+    .description("list the team's rules as a `pulumi import --file` JSON or a TypeScript program")
+    .addOption(
+      new Option("--format <format>", "import: pulumi import --file JSON (native); typescript: a program")
+        .choices(["import", "typescript"])
+        .default("import"),
+    )
+    .option(
+      "--native",
+      "typescript: declare native resources with the import option (default: dynamic, adoptExisting)",
+    )
+    .option("--out <file>", "write to this file instead of standard output")
+    .addHelpText(
+      "after",
+      example(
+        "secops hva export > rules.json && pulumi import --file rules.json",
+        "secops hva export --format typescript --native --out index.ts",
+      ),
+    )
+    .action(async (o, cmd: Command) => {
+      const rules = await client(cmd).listHvaRules();
+      const text = o.format === "import" ? importFile(rules) : typescriptProgram(rules, Boolean(o.native));
+      if (!o.out) return void out.write(text);
+      await writeFile(o.out, text);
+      process.stderr.write(`wrote ${rules.length} rule(s) to ${o.out}\n`);
+    });
 }

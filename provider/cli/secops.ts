@@ -3,11 +3,10 @@
  * `secops`: a small command line over SecOpsClient.
  * Exit codes: 0 success, 1 API (or I/O) error with its message, 2 usage error.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { SecOpsClient } from "../client/client";
+import { Command, CommanderError, Option } from "commander";
 import { ErrorCodes, SecOpsError } from "../client/errors";
 import {
   HEALTH_STATUSES,
@@ -16,56 +15,10 @@ import {
   type TimelineComment,
 } from "../client/types";
 import { VERSION } from "../version";
-import { importFile, typescriptProgram } from "./hva-export";
+import { hvaCommand } from "./hva-export";
+import { UsageError, cliMessage, client, collect, example, oneOf } from "./common";
 import { simCommand } from "./secops-sim";
 import { indicatorTable } from "./table";
-
-class UsageError extends Error {}
-
-const collect = (v: string, acc: string[]) => [...acc, v];
-const oneOf =
-  (name: string, allowed: readonly string[]) =>
-  (v: string, acc: string[] = []) => {
-    if (!allowed.includes(v)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(", ")}`);
-    return [...acc, v];
-  };
-
-/** Where the CLI took its key from, for messages (never the key itself). */
-let keySource = "$SECOPS_API_KEY";
-
-function client(cmd: Command): SecOpsClient {
-  const o = cmd.optsWithGlobals() as { baseUrl?: string; apiKeyEnv: string };
-  const apiKey = process.env[o.apiKeyEnv];
-  keySource = `$${o.apiKeyEnv}`;
-  if (!apiKey)
-    throw new UsageError(
-      `no API key: environment variable ${o.apiKeyEnv} is empty or not set (set SECOPS_API_KEY, or name another variable with --api-key-env)`,
-    );
-  const baseUrl = o.baseUrl ?? process.env.SECOPS_BASE_URL;
-  if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set SECOPS_BASE_URL");
-  try {
-    return new SecOpsClient({ apiKey, baseUrl });
-  } catch (err) {
-    throw new UsageError(cliMessage(err as Error));
-  }
-}
-
-/** A message for a CLI user: option names instead of API field names. */
-function cliMessage(err: Error): string {
-  const e = err as SecOpsError;
-  if (e.code === ErrorCodes.INVALID_INPUT && e.field === "filter.serviceProviderScope")
-    return e.message.replace(/^filter\.serviceProviderScope: /, "--scope: ");
-  if (e.code === ErrorCodes.CONFIG && e.field === "apiKey")
-    return `the API key from ${keySource} is not usable: ${e.message}`;
-  if (e.code === ErrorCodes.CONFIG && e.field === "baseUrl")
-    return `--base-url / SECOPS_BASE_URL: ${e.message}`;
-  if (e.code === ErrorCodes.AUTH)
-    return `${e.message}: the API key from ${keySource} was refused; check that it is a valid team API key`;
-  return e.message;
-}
-
-/** Help text shown after a leaf command's options. */
-const example = (...lines: string[]) => `\nExample:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
 
 const MIME: Record<string, string> = {
   ".png": "image/png",
@@ -113,6 +66,17 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
     .option("--api-key-env <name>", "environment variable that holds the API key", "SECOPS_API_KEY")
     .showHelpAfterError();
 
+  whoamiCommand(root, out);
+  integrationsCommand(root, out);
+  casesCommand(root, out);
+  hvaCommand(root, out);
+  commentsCommand(root, out);
+  root.addCommand(simCommand("sim"));
+  return root;
+}
+
+/** `secops whoami`. */
+function whoamiCommand(root: Command, out: NodeJS.WritableStream): void {
   root
     .command("whoami")
     .description("show the identity and role of the API key")
@@ -126,7 +90,10 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
           : `${me.displayName} <${me.email}> ${me.role} in team ${me.teamId}${me.serviceProvider ? " (service provider)" : ""}\n`,
       );
     });
+}
 
+/** `secops integrations count`. */
+function integrationsCommand(root: Command, out: NodeJS.WritableStream): void {
   const integrations = root
     .command("integrations")
     .description("Integrations with third-party products: count them by health, type or text.");
@@ -163,7 +130,10 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       });
       out.write(`${n}\n`);
     });
+}
 
+/** `secops cases indicators|export`. */
+function casesCommand(root: Command, out: NodeJS.WritableStream): void {
   const cases = root
     .command("cases")
     .description("Cases: list a case's threat indicators, export cases as CSV.");
@@ -207,37 +177,10 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       const { bytes } = await c.exportCasesCsvToFile(o.out, tty ? progress : undefined);
       process.stderr.write(`${tty && shown ? "\r\x1b[K" : ""}wrote ${bytes} bytes to ${o.out}\n`);
     });
+}
 
-  root
-    .command("hva")
-    .description("High-value-asset automation rules: adopt the existing ones into Pulumi.")
-    .command("export")
-    .description("list the team's rules as a `pulumi import --file` JSON or a TypeScript program")
-    .addOption(
-      new Option("--format <format>", "import: pulumi import --file JSON (native); typescript: a program")
-        .choices(["import", "typescript"])
-        .default("import"),
-    )
-    .option(
-      "--native",
-      "typescript: declare native resources with the import option (default: dynamic, adoptExisting)",
-    )
-    .option("--out <file>", "write to this file instead of standard output")
-    .addHelpText(
-      "after",
-      example(
-        "secops hva export > rules.json && pulumi import --file rules.json",
-        "secops hva export --format typescript --native --out index.ts",
-      ),
-    )
-    .action(async (o, cmd: Command) => {
-      const rules = await client(cmd).listHvaRules();
-      const text = o.format === "import" ? importFile(rules) : typescriptProgram(rules, Boolean(o.native));
-      if (!o.out) return void out.write(text);
-      await writeFile(o.out, text);
-      process.stderr.write(`wrote ${rules.length} rule(s) to ${o.out}\n`);
-    });
-
+/** `secops comments edit`. */
+function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
   root
     .command("comments")
     .description("Timeline comments on cases: edit their text and attachments.")
@@ -262,12 +205,8 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       });
       out.write(o.json ? `${JSON.stringify(c, null, 2)}\n` : commentSummary(c));
     });
-
-  root.addCommand(simCommand("sim"));
-  return root;
 }
 
-/** Runs the CLI and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const prog = program();
   const override = (c: Command) => {

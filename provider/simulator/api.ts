@@ -106,61 +106,72 @@ export function patchDirectoryUser(ctx: Ctx): Result {
   return ok(ctx.store.updateUser(String(u.id), change));
 }
 
+/** The integration filter's fields the spec shows (the sort and scope names are assumptions). */
+const FILTER_FIELDS = [
+  "size",
+  "page",
+  "filter",
+  "search",
+  "orderBy",
+  "includeDisabled",
+  "healthStatus",
+  "ids",
+  "integrationTypes",
+];
+
+/** An optional array of strings (each one of `allowed`, when given); a problem is pushed otherwise. */
+function stringArray(
+  body: Json,
+  k: string,
+  problems: string[],
+  allowed?: readonly string[],
+): string[] | undefined {
+  const v = body[k];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || (allowed && !allowed.includes(x)))) {
+    problems.push(
+      allowed
+        ? `each value in ${k} must be one of the following values: ${allowed.join(", ")}`
+        : `${k} must be an array of strings`,
+    );
+    return undefined;
+  }
+  return v as string[];
+}
+
+/** The teams whose integrations a caller counts: its own, or (service providers) its clients' by default. */
+function owners(ctx: Ctx, scope: unknown): string[] {
+  const t = team(ctx);
+  if (!t.serviceProvider || scope === "SERVICE_PROVIDER") return [t.id];
+  return ctx.store.teams.filter((x) => x.parentTeamId === t.id && x.id !== t.id).map((x) => x.id);
+}
+
 export function countIntegrations(ctx: Ctx): Result {
   const body = objectBody(ctx) ?? {};
   const sortName = names.sortDirection;
   const scopeName = names.serviceProviderScope;
-  const known = [
-    "size",
-    "page",
-    "filter",
-    "search",
-    "orderBy",
-    "includeDisabled",
-    "healthStatus",
-    "ids",
-    "integrationTypes",
-  ];
-  const problems = unknownProps(ctx, body, [...known, sortName, scopeName]);
-  const arr = (k: string, allowed?: readonly string[]) => {
-    const v = body[k];
-    if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || (allowed && !allowed.includes(x)))) {
-      problems.push(
-        allowed
-          ? `each value in ${k} must be one of the following values: ${allowed.join(", ")}`
-          : `${k} must be an array of strings`,
-      );
-      return undefined;
-    }
-    return v as string[];
-  };
-  const health = arr("healthStatus", HEALTH_STATUSES);
-  const types = arr("integrationTypes", INTEGRATION_TYPES);
-  const ids = arr("ids");
+  const problems = unknownProps(ctx, body, [...FILTER_FIELDS, sortName, scopeName]);
+  const health = stringArray(body, "healthStatus", problems, HEALTH_STATUSES);
+  const types = stringArray(body, "integrationTypes", problems, INTEGRATION_TYPES);
+  const ids = stringArray(body, "ids", problems);
   if (body.includeDisabled !== undefined && typeof body.includeDisabled !== "boolean")
     problems.push("includeDisabled must be a boolean value");
   const sort = ctx.strictSpec ? undefined : body[sortName];
   if (sort !== undefined && !SORT_DIRECTIONS.includes(sort as never))
     problems.push(`${sortName} must be one of the following values: asc, desc`);
-  const t = team(ctx);
   const scope = ctx.strictSpec ? undefined : body[scopeName];
   if (scope !== undefined) {
-    if (!t.serviceProvider) problems.push(`${scopeName} is only allowed for service provider teams`);
+    if (!team(ctx).serviceProvider) problems.push(`${scopeName} is only allowed for service provider teams`);
     else if (!SERVICE_PROVIDER_SCOPES.includes(scope as never))
       problems.push(`${scopeName} must be one of the following values: CLIENTS, SERVICE_PROVIDER`);
   }
   if (problems.length) return fail(400, problems);
-  const owners = !t.serviceProvider
-    ? [t.id]
-    : scope === "SERVICE_PROVIDER"
-      ? [t.id]
-      : ctx.store.teams.filter((x) => x.parentTeamId === t.id && x.id !== t.id).map((x) => x.id);
+  const teams = owners(ctx, scope);
   const search = typeof body.search === "string" ? body.search.toLowerCase() : undefined;
   const filter = typeof body.filter === "string" ? body.filter.toLowerCase() : undefined;
   const totalCount = ctx.store.integrations.filter(
     (i) =>
-      owners.includes(i.teamId) &&
+      teams.includes(i.teamId) &&
       (body.includeDisabled === true || i.enabled) &&
       (!health || health.includes(i.healthStatus)) &&
       (!types || types.includes(i.integrationType)) &&

@@ -128,6 +128,57 @@ const PLATFORMS = [
   "aws",
 ];
 
+/** A directory user's group assignment (user form). */
+function userGroup(teamId: string, i: number) {
+  return {
+    id: `ga-${i}`,
+    group: "all-staff",
+    teamId,
+    enabled: true,
+    overriddenByUser: false,
+    createdAt: at(i),
+    groupId: "grp-all",
+    groupName: "All staff",
+    groupSlug: "all-staff",
+    groupContainmentEnabled: true,
+    groupChatOpsEnabled: i % 2 === 0,
+    groupSourceSystemUpdates: false,
+    groupAlwaysNotify: false,
+    groupRuleSearch: "*",
+    groupRuleSearchField: "email",
+    groupRuleSearchType: "WILDCARD",
+    directoryUserId: `du-${teamId}-${String(i + 1).padStart(3, "0")}`,
+    overriddenByUserId: null,
+  };
+}
+
+/** A directory user's license. */
+const license = (i: number) => ({
+  licenseId: `lic-${i}`,
+  licenseName: "E5",
+  productId: "prod-e5",
+  integrationPlatform: "microsoft-entra-id",
+});
+
+/** A directory user's cluster members (draws from `r` in the order the user literal did). */
+function clusterMembers(
+  r: () => number,
+  u: { i: number; first: string; last: string; teamId: string; clusterCount: number },
+) {
+  return Array.from({ length: Math.min(5, u.clusterCount) }, (_, k) => ({
+    id: `cm-${u.i}-${k}`,
+    displayLabel: `${u.first} (${pick(r, PLATFORMS)})`,
+    integrationId: `int-${u.teamId}-00${k + 1}`,
+    integrationPlatform: pick(r, PLATFORMS),
+    name: `${u.first} ${u.last}`,
+    managed: true,
+    live: k % 2 === 0,
+    operatingSystem: null,
+    createdAt: at(k),
+    updatedAt: at(k + 1),
+  }));
+}
+
 /** Directory users of a team (at least 50 for the regular team). */
 export function directoryUsers(seed: number, teamId: string, count: number): Record<string, unknown>[] {
   const r = rng(seed * 31 + teamId.length);
@@ -152,36 +203,8 @@ export function directoryUsers(seed: number, teamId: string, count: number): Rec
       containable: true,
       managed: true,
       smsInviteAttempts: Math.floor(r() * 2),
-      groups: [
-        {
-          id: `ga-${i}`,
-          group: "all-staff",
-          teamId,
-          enabled: true,
-          overriddenByUser: false,
-          createdAt: at(i),
-          groupId: "grp-all",
-          groupName: "All staff",
-          groupSlug: "all-staff",
-          groupContainmentEnabled: true,
-          groupChatOpsEnabled: i % 2 === 0,
-          groupSourceSystemUpdates: false,
-          groupAlwaysNotify: false,
-          groupRuleSearch: "*",
-          groupRuleSearchField: "email",
-          groupRuleSearchType: "WILDCARD",
-          directoryUserId: `du-${teamId}-${String(i + 1).padStart(3, "0")}`,
-          overriddenByUserId: null,
-        },
-      ],
-      licenses: [
-        {
-          licenseId: `lic-${i}`,
-          licenseName: "E5",
-          productId: "prod-e5",
-          integrationPlatform: "microsoft-entra-id",
-        },
-      ],
+      groups: [userGroup(teamId, i)],
+      licenses: [license(i)],
       groupContainmentEnabled: true,
       groupChatOpsEnabled: i % 2 === 0,
       groupSourceSystemUpdates: false,
@@ -199,20 +222,7 @@ export function directoryUsers(seed: number, teamId: string, count: number): Rec
       canonicalId: null,
       canonicalClusterMemberCount: clusterCount,
       canonicalClusterMembers:
-        clusterCount === 0
-          ? null
-          : Array.from({ length: Math.min(5, clusterCount) }, (_, k) => ({
-              id: `cm-${i}-${k}`,
-              displayLabel: `${first} (${pick(r, PLATFORMS)})`,
-              integrationId: `int-${teamId}-00${k + 1}`,
-              integrationPlatform: pick(r, PLATFORMS),
-              name: `${first} ${last}`,
-              managed: true,
-              live: k % 2 === 0,
-              operatingSystem: null,
-              createdAt: at(k),
-              updatedAt: at(k + 1),
-            })),
+        clusterCount === 0 ? null : clusterMembers(r, { i, first, last, teamId, clusterCount }),
       roles: ["user"],
       needsChatOpsWelcome: i % 3 === 1,
       chatOpsOnboardingUser: i % 4 === 2,

@@ -60,15 +60,7 @@ export function createSimServer(sc: ServerContext): Server {
 async function handle(sc: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://sim");
   const method = req.method ?? "GET";
-  if (url.pathname.startsWith("/__sim/")) {
-    // The token is checked before the body is read: an unauthenticated caller cannot make us buffer.
-    if (!tokenMatches(req.headers["x-sim-control"], sc.controlToken)) {
-      req.resume();
-      res.setHeader("connection", "close");
-      return send(res, api.fail(401, "control token required"));
-    }
-    return handleControl(sc, req, res, url, await readBody(req));
-  }
+  if (url.pathname.startsWith("/__sim/")) return handleControlRequest(sc, req, res, url);
   let match: ReturnType<typeof findRoute>;
   try {
     match = findRoute(method, url.pathname, sc.strictSpec);
@@ -81,20 +73,8 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
     return send(res, api.fail(404, `Cannot ${method} ${url.pathname}`));
   }
   const { r, params } = match;
-  const key = `${method} ${r.template}`;
-  sc.stats.requests[key] = (sc.stats.requests[key] ?? 0) + 1;
-  const requestId = req.headers["x-request-id"];
-  if (typeof requestId === "string" && (sc.notBefore.get(requestId) ?? 0) > Date.now())
-    sc.stats.earlyRetries++;
-  const fault = sc.faults.choose(method, url.pathname);
-  if (fault && BEFORE.has(fault.kind)) {
-    if (fault.kind === "latency") await new Promise((done) => setTimeout(done, fault.latencyMs ?? 200));
-    else {
-      if (fault.kind === "429" && typeof requestId === "string")
-        sc.notBefore.set(requestId, Date.now() + retryAfterMs(fault));
-      return injectBefore(fault, req, res);
-    }
-  }
+  const fault = await countAndChooseFault(sc, req, `${method} ${r.template}`, url.pathname);
+  if (fault && BEFORE.has(fault.kind)) return injectBefore(fault, req, res);
   const caller = authenticate(sc, req);
   if (!caller) return send(res, api.fail(401, "Unauthorized"));
   if (WRITES.has(method) && !roles.writers.includes(caller.role)) {
@@ -111,7 +91,7 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
   } catch (err) {
     return send(res, api.fail(err instanceof TooLarge ? 413 : 400, (err as Error).message));
   }
-  const result = r.handler({
+  const ctx = {
     store: sc.store,
     caller,
     params,
@@ -119,13 +99,43 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
     body,
     strictSpec: sc.strictSpec,
     parts,
-  });
+  };
+  const result = r.handler(ctx);
   if (WRITES.has(method) && result.status < 300) {
     sc.stats.writes++;
     sc.store.save();
   }
   if (fault && !BEFORE.has(fault.kind)) return injectAfter(fault, res);
   send(res, result);
+}
+
+/** The control API: the token is checked before the body is read, so a stranger cannot make us buffer. */
+async function handleControlRequest(sc: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL) {
+  if (!tokenMatches(req.headers["x-sim-control"], sc.controlToken)) {
+    req.resume();
+    res.setHeader("connection", "close");
+    return send(res, api.fail(401, "control token required"));
+  }
+  return handleControl(sc, req, res, url, await readBody(req));
+}
+
+/**
+ * Counts the request, notes a retry that came before its Retry-After, and draws a fault. Latency is
+ * served here; any other fault is returned for the caller to inject before or after processing.
+ */
+async function countAndChooseFault(sc: ServerContext, req: IncomingMessage, key: string, path: string) {
+  sc.stats.requests[key] = (sc.stats.requests[key] ?? 0) + 1;
+  const requestId = req.headers["x-request-id"];
+  if (typeof requestId === "string" && (sc.notBefore.get(requestId) ?? 0) > Date.now())
+    sc.stats.earlyRetries++;
+  const fault = sc.faults.choose(key.split(" ")[0], path);
+  if (fault?.kind === "latency") {
+    await new Promise((done) => setTimeout(done, fault.latencyMs ?? 200));
+    return undefined;
+  }
+  if (fault?.kind === "429" && typeof requestId === "string")
+    sc.notBefore.set(requestId, Date.now() + retryAfterMs(fault));
+  return fault;
 }
 
 function findRoute(method: string, path: string, strict: boolean) {

@@ -78,31 +78,7 @@ export async function evaluateProgram(
   const project = options.project ?? "project";
   const stack = options.stack ?? "dev";
   const seen: DeclaredResource[] = [];
-  await pulumi.runtime.setMocks(
-    {
-      newResource: (args) => {
-        seen.push({
-          urn: urnOf(project, stack, args.type, args.name),
-          type: args.type,
-          name: args.name,
-          inputs: args.inputs,
-          // A provider reference is `<provider urn>::<provider id>`.
-          ...(args.provider ? { provider: args.provider.replace(/::[^:]*$/, "") } : {}),
-          ...(args.id ? { importId: args.id } : {}),
-        });
-        const known = options.known?.(urnOf(project, stack, args.type, args.name));
-        if (known) return { id: known.id, state: { ...args.inputs, ...visibleOutputs(known.outputs) } };
-        return { id: `${args.name}-preview-id`, state: args.inputs };
-      },
-      call: (args) =>
-        options.invoke
-          ? options.invoke(args.token, args.inputs, args.provider?.replace(/::[^:]*$/, ""), seen)
-          : args.inputs,
-    },
-    project,
-    stack,
-    true,
-  );
+  await pulumi.runtime.setMocks(mocks(seen, options, project, stack), project, stack, true);
   pulumi.runtime.setAllConfig(options.config ?? {}, options.secretKeys);
   let exported: unknown;
   let loaded: { file: string; module: unknown } | undefined;
@@ -136,6 +112,35 @@ export async function evaluateProgram(
 
 const visibleOutputs = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
+
+/** The mocks that collect what the program declares (with the state's ids) and answer its invokes. */
+function mocks(
+  seen: DeclaredResource[],
+  options: ProgramOptions,
+  project: string,
+  stack: string,
+): pulumi.runtime.Mocks {
+  return {
+    newResource: (args) => {
+      seen.push({
+        urn: urnOf(project, stack, args.type, args.name),
+        type: args.type,
+        name: args.name,
+        inputs: args.inputs,
+        // A provider reference is `<provider urn>::<provider id>`.
+        ...(args.provider ? { provider: args.provider.replace(/::[^:]*$/, "") } : {}),
+        ...(args.id ? { importId: args.id } : {}),
+      });
+      const known = options.known?.(urnOf(project, stack, args.type, args.name));
+      if (known) return { id: known.id, state: { ...args.inputs, ...visibleOutputs(known.outputs) } };
+      return { id: `${args.name}-preview-id`, state: args.inputs };
+    },
+    call: (args) =>
+      options.invoke
+        ? options.invoke(args.token, args.inputs, args.provider?.replace(/::[^:]*$/, ""), seen)
+        : args.inputs,
+  };
+}
 
 /** The last evaluation of each module program, for module systems that cannot re-run a module. */
 const lastRun = new Map<string, { module: unknown; result: EvaluatedProgram }>();
