@@ -5,7 +5,7 @@
  */
 import type { Readable } from "node:stream";
 import type { z } from "zod";
-import { ErrorCodes, SecOpsError, SecOpsInputError, isSecOpsError } from "./errors";
+import { ErrorCodes, SecOpsInputError, SecOpsResponseError, isSecOpsError } from "./errors";
 import { HttpTransport, type RequestSpec } from "./http";
 import { toSettings, type SecOpsClientOptions } from "./options";
 import { exportToFile, type CsvExportOptions, type CsvExportToFileOptions } from "./csv-export";
@@ -197,14 +197,14 @@ export class SecOpsClient {
       }
       if (data.length >= totalCount) return { data, totalCount };
       if (fresh === 0) {
-        throw new SecOpsError(
+        throw new SecOpsResponseError(
           ErrorCodes.INCOMPLETE,
           `GET ${path}: the server stopped making progress at page ${page} with ${data.length} of ${totalCount} indicators; refusing to return a partial list`,
           { method: "GET", path },
         );
       }
     }
-    throw new SecOpsError(ErrorCodes.INCOMPLETE, `GET ${path}: more than ${paging.maxPages} pages`, {
+    throw new SecOpsResponseError(ErrorCodes.INCOMPLETE, `GET ${path}: more than ${paging.maxPages} pages`, {
       method: "GET",
       path,
     });

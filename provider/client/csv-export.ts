@@ -7,7 +7,7 @@ import { rename, rm, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { ErrorCodes, SecOpsError, SecOpsInputError } from "./errors";
+import { SecOpsError, SecOpsInputError, SecOpsNetworkError } from "./errors";
 import { routes } from "./routes";
 import { validation } from "./lazy";
 
@@ -57,8 +57,7 @@ export async function exportToFile(
     await rm(partial, { force: true });
     // Our own errors and local file errors (EACCES, ENOSPC: they carry a path) pass through as they are.
     if (err instanceof SecOpsError || (err as NodeJS.ErrnoException)?.path !== undefined) throw err;
-    throw new SecOpsError(
-      ErrorCodes.NETWORK,
+    throw new SecOpsNetworkError(
       `POST ${routes.casesExportCsv()}: the export stream failed: ${String((err as Error)?.message ?? err)}`,
       { method: "POST", path: routes.casesExportCsv(), cause: err },
     );

@@ -1,6 +1,8 @@
 /**
- * Every error the package throws, each with a stable `code` (practice 4, modelled on undici's
- * `lib/core/errors.js`). Messages read `PATCH /v1/directory/u-1 failed (403): <API message>`.
+ * Every error the package throws. Each class fixes its `name` and owns its stable `code`s (modelled
+ * on undici's `lib/core/errors.js`): every HTTP answer is a {@link SecOpsApiError}, every transport
+ * failure a {@link SecOpsNetworkError} (or its timeout and ambiguous-write kinds), every bad argument a
+ * {@link SecOpsInputError}. Messages read `PATCH /v1/directory/u-1 failed (403): <API message>`.
  *
  * Redaction: no error built here ever receives the API key. The only text that comes from outside
  * (the API's `message`, a network error's message) passes through {@link redact}, which removes every
@@ -65,18 +67,42 @@ export interface SecOpsErrorDetails {
   retryAfterSeconds?: number;
 }
 
-/** Base class of every error this package throws. */
-export class SecOpsError extends Error {
+/** The codes of {@link SecOpsApiError}: the API answered, and the answer is the error. */
+export type ApiErrorCode =
+  | typeof ErrorCodes.AUTH
+  | typeof ErrorCodes.FORBIDDEN
+  | typeof ErrorCodes.NOT_FOUND
+  | typeof ErrorCodes.CONFLICT
+  | typeof ErrorCodes.BAD_REQUEST
+  | typeof ErrorCodes.RATE_LIMITED
+  | typeof ErrorCodes.SERVER
+  | typeof ErrorCodes.UNEXPECTED_STATUS
+  | typeof ErrorCodes.UNSUPPORTED;
+
+/** The codes of {@link SecOpsResponseError}: a 2xx answer that cannot be used. */
+export type ResponseErrorCode = typeof ErrorCodes.RESPONSE_INVALID | typeof ErrorCodes.INCOMPLETE;
+
+/**
+ * Base class of every error this package throws: match on `code` (or the subclass), never on the
+ * message. Abstract: each subclass owns its codes.
+ */
+export abstract class SecOpsError extends Error {
   /** Stable machine-readable code, e.g. `SECOPS_NOT_FOUND`. */
   readonly code: ErrorCode;
+  /** The HTTP status the API answered with; absent when no answer arrived (never invented). */
   readonly status?: number;
+  /** The HTTP method of the failed request, e.g. `PATCH`. */
   readonly method?: string;
+  /** The path of the failed request (no host, no query), e.g. `/v1/directory/u-1`. */
   readonly path?: string;
+  /** The API's own error `message`, redacted; absent when the answer had none. */
   readonly apiMessage?: string;
+  /** For input and configuration errors: the argument, option or JSON path at fault, e.g. `filter.healthStatus[0]`. */
   readonly field?: string;
+  /** Seconds the API asked us to wait (its Retry-After), when it said so. */
   readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, details: SecOpsErrorDetails = {}) {
+  protected constructor(code: ErrorCode, message: string, details: SecOpsErrorDetails = {}) {
     super(redact(message), details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.code = code;
@@ -103,23 +129,49 @@ export class SecOpsError extends Error {
   }
 }
 
-/** The API answered with a non-2xx status. */
-export class SecOpsApiError extends SecOpsError {}
-/** No usable answer arrived (connection refused or reset, DNS, TLS). */
-export class SecOpsNetworkError extends SecOpsError {}
-/** The request did not finish within the client's timeout. */
-export class SecOpsTimeoutError extends SecOpsError {}
-/** A write may or may not have been applied: the caller must reconcile before trying again. */
-export class SecOpsAmbiguousError extends SecOpsError {}
-/** The API answered 2xx with a body that does not fit the schema. */
-export class SecOpsResponseError extends SecOpsError {}
-/** An argument was rejected before any request was sent. */
+/**
+ * The API answered, and the answer is the error: a non-2xx status (AUTH, FORBIDDEN, NOT_FOUND,
+ * CONFLICT, BAD_REQUEST, RATE_LIMITED, SERVER, UNEXPECTED_STATUS), or a route this API does not
+ * have (UNSUPPORTED).
+ */
+export class SecOpsApiError extends SecOpsError {
+  declare readonly code: ApiErrorCode;
+  constructor(code: ApiErrorCode, message: string, details: SecOpsErrorDetails = {}) {
+    super(code, message, details);
+  }
+}
+/** No usable answer arrived: connection refused or reset, DNS, TLS, a stream that broke off (NETWORK). */
+export class SecOpsNetworkError extends SecOpsError {
+  constructor(message: string, details: SecOpsErrorDetails = {}) {
+    super(ErrorCodes.NETWORK, message, details);
+  }
+}
+/** The request did not finish within the client's timeout (TIMEOUT). */
+export class SecOpsTimeoutError extends SecOpsError {
+  constructor(message: string, details: SecOpsErrorDetails = {}) {
+    super(ErrorCodes.TIMEOUT, message, details);
+  }
+}
+/** A write may or may not have been applied: the caller must reconcile before trying again (AMBIGUOUS). */
+export class SecOpsAmbiguousError extends SecOpsError {
+  constructor(message: string, details: SecOpsErrorDetails = {}) {
+    super(ErrorCodes.AMBIGUOUS, message, details);
+  }
+}
+/** The API answered 2xx, but the answer cannot be used: it does not fit the schema (RESPONSE_INVALID), or pages stopped adding up (INCOMPLETE). */
+export class SecOpsResponseError extends SecOpsError {
+  declare readonly code: ResponseErrorCode;
+  constructor(code: ResponseErrorCode, message: string, details: SecOpsErrorDetails = {}) {
+    super(code, message, details);
+  }
+}
+/** An argument was rejected before any request was sent (INVALID_INPUT). */
 export class SecOpsInputError extends SecOpsError {
   constructor(field: string, reason: string) {
     super(ErrorCodes.INVALID_INPUT, `${field}: ${reason}`, { field });
   }
 }
-/** Configuration (API key, base URL, options) is missing or invalid. */
+/** Configuration (API key, base URL, options) is missing or invalid (CONFIG). */
 export class SecOpsConfigError extends SecOpsError {
   constructor(message: string, field?: string) {
     super(ErrorCodes.CONFIG, message, field === undefined ? {} : { field });
@@ -127,7 +179,7 @@ export class SecOpsConfigError extends SecOpsError {
 }
 
 /** Maps an HTTP status to its error code. */
-export function codeForStatus(status: number): ErrorCode {
+export function codeForStatus(status: number): ApiErrorCode {
   if (status === 401) return ErrorCodes.AUTH;
   if (status === 403) return ErrorCodes.FORBIDDEN;
   if (status === 404 || status === 410) return ErrorCodes.NOT_FOUND;

@@ -8,6 +8,7 @@ import { apiErrorBody, readCapped } from "./body";
 import {
   ErrorCodes,
   SecOpsAmbiguousError,
+  SecOpsApiError,
   SecOpsError,
   SecOpsNetworkError,
   SecOpsTimeoutError,
@@ -45,7 +46,7 @@ export async function failureOf(spec: FailedRequest, res: FailedAnswer): Promise
   const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
   const details = { status: res.status, method: spec.method, path: spec.path, apiMessage: body?.message };
   if ((res.status === 404 || res.status === 405) && unknownRoute(body?.message)) {
-    return new SecOpsError(
+    return new SecOpsApiError(
       ErrorCodes.UNSUPPORTED,
       `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see the README's assumptions table): ${body?.message}`,
       details,
@@ -55,7 +56,7 @@ export async function failureOf(spec: FailedRequest, res: FailedAnswer): Promise
   // empty, another JSON shape) proves nothing, and treating it as "gone" would drop live objects.
   if (res.status === 404 && body?.statusCode !== 404) {
     const kind = String(res.headers["content-type"] ?? "no content type");
-    return new SecOpsError(
+    return new SecOpsApiError(
       ErrorCodes.UNEXPECTED_STATUS,
       `${spec.method} ${spec.path} failed (404) without the API's JSON error body (${kind}): a gateway or proxy may have answered, so nothing is concluded about the object`,
       details,
@@ -66,37 +67,28 @@ export async function failureOf(spec: FailedRequest, res: FailedAnswer): Promise
 
 /** A write that may or may not have been applied: the caller must reconcile, never blindly re-send. */
 export function ambiguous(spec: FailedRequest, what: string, cause: unknown): SecOpsAmbiguousError {
-  return new SecOpsAmbiguousError(
-    ErrorCodes.AMBIGUOUS,
-    `${what}; the request may have been applied (not re-sent)`,
-    {
-      method: spec.method,
-      path: spec.path,
-      cause,
-    },
-  );
+  return new SecOpsAmbiguousError(`${what}; the request may have been applied (not re-sent)`, {
+    method: spec.method,
+    path: spec.path,
+    cause,
+  });
 }
 
 /** Maps a thrown transport failure to the error the caller sees. */
 export function transportError(spec: FailedRequest, err: unknown, timeoutMs: number): SecOpsError {
   if (err instanceof SecOpsError) return err;
   if (err instanceof SlotTimeout)
-    return new SecOpsTimeoutError(
-      ErrorCodes.TIMEOUT,
-      `${spec.method} ${spec.path}: ${err.message} (not sent)`,
-      {
-        method: spec.method,
-        path: spec.path,
-      },
-    );
+    return new SecOpsTimeoutError(`${spec.method} ${spec.path}: ${err.message} (not sent)`, {
+      method: spec.method,
+      path: spec.path,
+    });
   const timedOut = isTimeout(err);
   const what = timedOut ? `timed out after ${timeoutMs} ms` : redact(describe(err));
   const details = { method: spec.method, path: spec.path, cause: err };
   if (!spec.idempotent && !failedBeforeSend(err))
     return ambiguous(spec, `${spec.method} ${spec.path}: ${what}`, err);
-  if (timedOut)
-    return new SecOpsTimeoutError(ErrorCodes.TIMEOUT, `${spec.method} ${spec.path}: ${what}`, details);
-  return new SecOpsNetworkError(ErrorCodes.NETWORK, `${spec.method} ${spec.path} failed: ${what}`, details);
+  if (timedOut) return new SecOpsTimeoutError(`${spec.method} ${spec.path}: ${what}`, details);
+  return new SecOpsNetworkError(`${spec.method} ${spec.path} failed: ${what}`, details);
 }
 
 /** The abort reason used for our own timeout, so it can be told apart from other aborts. */

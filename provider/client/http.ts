@@ -8,7 +8,7 @@ import { PassThrough, type Readable } from "node:stream";
 import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
 import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
-import { ErrorCodes, SecOpsTimeoutError } from "./errors";
+import { SecOpsTimeoutError } from "./errors";
 import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
 import { undici } from "./lazy";
 import { logger, type Log } from "./log";
@@ -141,9 +141,7 @@ export class HttpTransport {
           ? undefined
           : setTimeout(() => {
               const what = `${spec.method} ${spec.path}: the download did not finish within ${deadlineMs} ms`;
-              out.destroy(
-                new SecOpsTimeoutError(ErrorCodes.TIMEOUT, what, { method: spec.method, path: spec.path }),
-              );
+              out.destroy(new SecOpsTimeoutError(what, { method: spec.method, path: spec.path }));
             }, left);
       body.on("error", (err) => out.destroy(transportError(spec, err, this.#settings.timeoutMs)));
       out.once("close", () => {

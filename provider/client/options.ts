@@ -1,4 +1,4 @@
-/** Construction options of SecOpsClient, validated up front with short messages (practice 7). */
+/** Construction options of SecOpsClient, validated up front with short messages that name the option. */
 import type { Dispatcher } from "undici";
 import { SecOpsConfigError, registerSecret } from "./errors";
 import type { HttpSettings } from "./http";

@@ -6,8 +6,24 @@ import { z } from "zod";
 import type { CsvExportOptions } from "./csv-export";
 import { SORT_DIRECTIONS } from "./types";
 
-export * from "./schemas";
 import { parseInput } from "./schemas";
+
+// What the client validates with (its only way to the schemas: see lazy.ts).
+export {
+  directoryUserSchema,
+  directoryUserUpdateSchema,
+  hvaRuleCreateSchema,
+  hvaRuleListSchema,
+  hvaRuleSchema,
+  idSchema,
+  identitySchema,
+  integrationCountSchema,
+  integrationFilterSchema,
+  parseInput,
+  parseResponse,
+  threatIndicatorPageSchema,
+  timelineCommentSchema,
+} from "./schemas";
 
 /** The argument of editTimelineComment. */
 export const commentEditSchema = z.strictObject({

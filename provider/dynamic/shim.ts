@@ -1,5 +1,5 @@
 /**
- * The serialized provider (STYLE practice 2). Pulumi stores the provider object in state by value;
+ * The serialized provider. Pulumi stores the provider object in state by value;
  * this shim's methods only `require` the implementation by the package's own name at call time, so
  * the serialized text holds that name and nothing else: no client, no schema, no credential.
  *

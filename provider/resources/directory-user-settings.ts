@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
 import { isDotSegment } from "../client/ids";
 import type { DirectoryUser } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
@@ -172,7 +172,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     const flags = managed(inputs);
     const before = await readUser(client, inputs.directoryUserId);
     if (!before && inputs.restoreOnDelete) {
-      throw new SecOpsError(
+      throw new SecOpsApiError(
         ErrorCodes.UNSUPPORTED,
         `restoreOnDelete needs the values ${inputs.directoryUserId} has now, but this API offers no way to read a directory user (GET /v1/directory/{id}); remove restoreOnDelete or use an API that has the route`,
         { field: "restoreOnDelete" },

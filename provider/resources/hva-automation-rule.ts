@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { Failures, cannotImport, explainForbidden, isPendingId, isUnknown, partialFailure } from "./runtime";
@@ -182,7 +182,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
         return { outs: outputs(rule, news) };
       } catch (err) {
         if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
-        throw new SecOpsError(
+        throw new SecOpsApiError(
           ErrorCodes.NOT_FOUND,
           `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
           { cause: err },

@@ -4,7 +4,7 @@
  * recorded as a pending create that its next operation settles. Never a blind second PUT.
  */
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, SecOpsError, isSecOpsError } from "../client/errors";
 import { backoffMs, sleep } from "../client/retry";
 import type { HvaRule } from "../client/types";
 import type { HvaRuleInputs } from "./hva-automation-rule";
@@ -26,7 +26,7 @@ export async function listOrExplain(client: SecOpsClient, why: string): Promise<
     return await client.listHvaRules();
   } catch (err) {
     if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) {
-      throw new SecOpsError(
+      throw new SecOpsApiError(
         ErrorCodes.UNSUPPORTED,
         `${why}, but this API offers no way to list rules (${err.message})`,
         { cause: err },

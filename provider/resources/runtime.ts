@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, SecOpsError, isSecOpsError } from "../client/errors";
 import { roles } from "../client/routes";
 import { closest } from "../client/options";
 
@@ -123,7 +123,7 @@ export async function explainForbidden(client: SecOpsClient, err: unknown): Prom
     (me) => me.role,
     () => "unknown (GET /v1/auth/me failed)",
   );
-  return new SecOpsError(
+  return new SecOpsApiError(
     ErrorCodes.FORBIDDEN,
     `${err.message}. This API key's role is ${role}; writes need ${roles.writers.join(" or ")} (an assumption; see the README's assumptions table)`,
     { status: err.status, method: err.method, path: err.path, apiMessage: err.apiMessage, cause: err },
@@ -132,7 +132,7 @@ export async function explainForbidden(client: SecOpsClient, err: unknown): Prom
 
 /** An import (a read with an id only) that this API cannot serve: it offers no route to read `what`. */
 export function cannotImport(what: string, cause: unknown): SecOpsError {
-  return new SecOpsError(
+  return new SecOpsApiError(
     ErrorCodes.UNSUPPORTED,
     `cannot import ${what}: this API offers no route to read it, so its current values are unknown`,
     { cause },

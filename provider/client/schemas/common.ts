@@ -2,7 +2,7 @@
  * Building blocks shared by every schema. The spec's conventions drive them:
  * - "Unless marked required, a field may be absent or null": optional fields are `nullish`.
  * - Unknown keys are kept (`looseObject`): the API may add fields and users may rely on them.
- * - Enumerations are open (practice 12): the spec lists only some values, so any string is accepted
+ * - Enumerations are open: the spec lists only some values, so any string is accepted
  *   and kept; the known values are exported for documentation and for request validation only.
  */
 import { z } from "zod";

@@ -1,6 +1,7 @@
 /**
  * Pulumi's gRPC stubs and the grpc-js they were generated for, both loaded from @pulumi/pulumi's own
- * dependencies so that the stubs and the server share one grpc-js instance (STYLE: native facts).
+ * dependencies so that the stubs and the server share one grpc-js instance (two copies of grpc-js
+ * cannot serve each other's service definitions).
  */
 import { dirname } from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
