@@ -16,7 +16,6 @@ import {
   redact,
 } from "./errors";
 import { SlotTimeout, errorCodeOf, failedBeforeSend, parseRetryAfter } from "./retry";
-import { unknownRoute } from "./routes";
 
 /** The request a failure belongs to. */
 export interface FailedRequest {
@@ -34,7 +33,11 @@ export interface FailedAnswer {
 }
 
 /** Reads a failed response's body (small, lenient) into the error the caller sees. */
-export async function failureOf(spec: FailedRequest, res: FailedAnswer): Promise<SecOpsError> {
+export async function failureOf(
+  spec: FailedRequest,
+  res: FailedAnswer,
+  unknownRoute: (apiMessage: string | undefined) => boolean,
+): Promise<SecOpsError> {
   let text: string;
   try {
     text = await readCapped(res.body, 64 * 1024, spec).catch(() => "");

@@ -44,6 +44,11 @@ export interface HttpSettings {
   /** Backoff base and cap for full jitter. */
   backoffBaseMs: number;
   backoffCapMs: number;
+  /**
+   * Whether an API message on a 404/405 says the route itself is unknown (an assumption the client
+   * supplies: the transport knows no routes).
+   */
+  isUnknownRoute: (apiMessage: string | undefined) => boolean;
 }
 
 /** One request. `idempotent` says whether it may be re-sent after it possibly reached the server. */
@@ -204,7 +209,7 @@ export class HttpTransport {
           continue;
         }
       }
-      const failure = await failureOf(spec, res);
+      const failure = await failureOf(spec, res, this.#settings.isUnknownRoute);
       // A gateway's 502/504 may come after the upstream applied a non-idempotent write.
       if (!spec.idempotent && GATEWAY_STATUSES.has(res.status))
         throw ambiguous(spec, failure.message, failure);

@@ -2,6 +2,7 @@
 import type { Dispatcher } from "undici";
 import { SecOpsConfigError, registerSecret } from "./errors";
 import type { HttpSettings } from "./http";
+import { unknownRoute } from "./routes";
 
 /** Options of {@link SecOpsClient}. */
 export interface SecOpsClientOptions {
@@ -156,5 +157,6 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
     maxRetryAfterMs: int(options.maxRetryAfterMs, 60_000, "maxRetryAfterMs", 0, 3_600_000),
     backoffBaseMs: int(options.retryBaseDelayMs, 200, "retryBaseDelayMs", 0, 60_000),
     backoffCapMs: int(options.retryMaxDelayMs, 10_000, "retryMaxDelayMs", 0, 600_000),
+    isUnknownRoute: unknownRoute,
   };
 }

@@ -1,9 +1,11 @@
 /**
- * Every route, query name, JSON name and rule the client uses, in one place. Entries marked
- * `ASSUMPTION` are parts the API spec (`shared/spec/api.md`) does not show; each is listed in the
- * README's assumptions table, and the simulator's `--strict-spec` mode switches them off so that the
- * provider's degraded behaviour is tested too. Change an assumption here and nowhere else.
+ * Every route, query name, JSON name and rule the client uses, in one place. What the API spec does
+ * not show comes from the assumptions table (`assumptions.ts`, also in the README); the simulator's
+ * `--strict-spec` mode switches those off so that the provider's degraded behaviour is tested too.
  */
+import { assumed } from "./assumptions";
+
+export { ASSUMPTIONS, isAssumedRoute, type AssumedRoute, type Assumption } from "./assumptions";
 
 const enc = encodeURIComponent;
 
@@ -34,21 +36,21 @@ export const names = {
    * of the sort direction on threat indicators (spec: "not shown"). `orderDir` is the name public
    * client code for this API uses.
    */
-  sortDirection: "orderDir",
+  sortDirection: assumed("names.sortDirection").name,
   /** ASSUMPTION: the JSON name of the service-provider scope in the integration-count body. */
-  serviceProviderScope: "serviceProviderScope",
+  serviceProviderScope: assumed("names.serviceProviderScope").name,
   /** ASSUMPTION: the page-number query parameter on threat indicators (1-based, like `page` in count). */
-  page: "page",
+  page: assumed("paging.indicators").page,
   /** ASSUMPTION: the page-size query parameter on threat indicators (same name as `size` in count). */
-  pageSize: "size",
+  pageSize: assumed("paging.indicators").pageSize,
 } as const;
 
 /** Paging rules the spec hides. */
 export const paging = {
   /** ASSUMPTION: pages are numbered from 1. */
-  firstPage: 1,
+  firstPage: assumed("paging.indicators").firstPage,
   /** ASSUMPTION: the server accepts this page size (it may return fewer; the client follows totalCount). */
-  pageSize: 100,
+  pageSize: assumed("paging.indicators").size,
   /** Hard ceiling on pages fetched for one list, so a misbehaving server cannot loop us forever. */
   maxPages: 10_000,
 } as const;
@@ -56,10 +58,8 @@ export const paging = {
 /** Role rules the spec hides ("Which role may call which operation: not shown"). */
 export const roles = {
   /** ASSUMPTION: roles that may write (PUT/PATCH/DELETE). VIEWER keys get 403 on writes. */
-  writers: ["ADMIN", "ANALYST"] as readonly string[],
+  writers: assumed("roles.writers").writers as readonly string[],
 } as const;
-
-/** Success codes the spec hides: the client treats any 2xx as success (it shows only PUT 201, PATCH 200). */
 
 /**
  * ASSUMPTION: how the service answers a route it does not have. NestJS-style services answer
@@ -67,8 +67,9 @@ export const roles = {
  * missing assumed route (strict-spec mode) is never mistaken for a missing object.
  */
 export function unknownRoute(apiMessage: string | undefined): boolean {
-  return apiMessage !== undefined && /^Cannot (GET|POST|PUT|PATCH|DELETE) \//.test(apiMessage);
+  return apiMessage !== undefined && UNKNOWN_ROUTE.test(apiMessage);
 }
+const UNKNOWN_ROUTE = new RegExp(assumed("unknown-route").pattern);
 
 /**
  * Multipart layout of PATCH /v1/timeline/comments/{id}. The spec lists `content` (text part), `files`
@@ -77,8 +78,4 @@ export function unknownRoute(apiMessage: string | undefined): boolean {
  * new attachments' file names (`[]` removes them all) and each file is a file part named `files`.
  * Without the text part the attachments are left as they are.
  */
-export const multipart = {
-  content: "content",
-  filesManifest: "files",
-  filePart: "files",
-} as const;
+export const multipart = assumed("multipart.comment");

@@ -1,18 +1,11 @@
 /** The simulated CSV export: a correct CSV (header, RFC 4180 quoting, CRLF), streamed however large. */
 import { Readable, Transform } from "node:stream";
 import { stringify } from "csv-stringify";
+import { assumed } from "../client/assumptions";
 import type { Ctx, Result } from "./api";
 
-/** The CSV columns of the export (the spec hides them). */
-export const CSV_COLUMNS = [
-  "id",
-  "sid",
-  "title",
-  "status",
-  "severity",
-  "createdAt",
-  "detectionCount",
-] as const;
+/** The CSV columns of the export (the spec hides them: an assumption). */
+export const CSV_COLUMNS = assumed("csv.columns").columns;
 
 export function exportCsv(ctx: Ctx): Result {
   const store = ctx.store;
