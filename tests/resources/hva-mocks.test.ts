@@ -22,7 +22,6 @@ test("type token, inputs, outputs and a thin serialized shim", async () => {
   const serialized = inputs.__provider as string;
   expect(typeof serialized).toBe("string");
   expect(serialized.length).toBeLessThanOrEqual(2048);
-  console.log(`serialized provider: ${serialized.length} bytes`);
   expect(serialized).toContain("pulumi-secops/resources/hva-automation-rule");
   expect(serialized).not.toContain(KEY);
   expect(serialized).not.toMatch(/undici|zod|ZodObject|Agent|SecOpsClient/);

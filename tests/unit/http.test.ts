@@ -1,29 +1,29 @@
 /** The HTTP layer: error codes by cause, retries, Retry-After, ambiguity, timeouts, limits, rules. */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { SecOpsClient, SecOpsError } from "pulumi-secops";
+import { SecOpsClient } from "pulumi-secops";
 import { startRecorder, type Recorder } from "../helpers/recorder";
 
 const KEY = "http-test-key-9f8e7d6c5b4a";
 let rec: Recorder;
 const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
-const mk = (extra: Record<string, unknown> = {}) =>
-  new SecOpsClient({ apiKey: KEY, baseUrl: rec.url, ...fast, ...extra });
+/** Clients of the current test, closed after it even when it fails. */
+const clients: SecOpsClient[] = [];
+const mk = (extra: Record<string, unknown> = {}) => {
+  const c = new SecOpsClient({ apiKey: KEY, baseUrl: rec.url, ...fast, ...extra });
+  clients.push(c);
+  return c;
+};
 const rule = { id: "r1", enabled: true };
 
 beforeEach(async () => {
   rec = await startRecorder();
 });
-afterEach(() => rec.close());
-
-async function failure(p: Promise<unknown>): Promise<SecOpsError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as SecOpsError;
-  }
-  throw new Error("expected a failure");
-}
+afterEach(async () => {
+  jest.useRealTimers();
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await rec.close();
+});
 
 test.each([
   [400, "SECOPS_BAD_REQUEST"],
@@ -40,11 +40,11 @@ test.each([
     json: { statusCode: status, message: "nope" },
     headers: status === 302 ? { location: "https://evil.example/" } : {},
   });
-  const e = await failure(c.setHvaRuleEnabled("r1", true));
-  expect(e).toBeInstanceOf(SecOpsError);
-  expect(e.code).toBe(code);
-  expect(e.status).toBe(status);
-  expect(e.message).toBe(`PATCH /endpoint/hva/automation/r1 failed (${status}): nope`);
+  await expect(c.setHvaRuleEnabled("r1", true)).rejects.toMatchObject({
+    code,
+    status,
+    message: `PATCH /endpoint/hva/automation/r1 failed (${status}): nope`,
+  });
   expect(rec.requests).toHaveLength(1); // not retried, redirect not followed
   await c.close();
 });
@@ -52,9 +52,10 @@ test.each([
 test("a NestJS message list is joined", async () => {
   const c = mk();
   rec.reply({ status: 400, json: { statusCode: 400, message: ["enabled must be a boolean value", "x"] } });
-  expect((await failure(c.setHvaRuleEnabled("r1", true))).message).toBe(
-    "PATCH /endpoint/hva/automation/r1 failed (400): enabled must be a boolean value; x",
-  );
+  await expect(c.setHvaRuleEnabled("r1", true)).rejects.toMatchObject({
+    code: "SECOPS_BAD_REQUEST",
+    message: "PATCH /endpoint/hva/automation/r1 failed (400): enabled must be a boolean value; x",
+  });
   await c.close();
 });
 
@@ -75,19 +76,32 @@ test("429, 502, 503, 504 are retried, then succeed", async () => {
 test("retries stop after maxRetries with the last answer", async () => {
   const c = mk({ maxRetries: 2 });
   rec.reply({ status: 503, json: { statusCode: 503, message: "down" } });
-  const e = await failure(c.getIdentity());
-  expect(e.code).toBe("SECOPS_SERVER");
+  await expect(c.getIdentity()).rejects.toMatchObject({
+    code: "SECOPS_SERVER",
+    message: "GET /v1/auth/me failed (503): down",
+  });
   expect(rec.requests).toHaveLength(3);
   await c.close();
 });
 
-test("no retry earlier than Retry-After (seconds)", async () => {
+/** Waits (without timers, which are fake) until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  expect(done()).toBe(true);
+}
+
+test("no retry earlier than Retry-After (seconds), on fake timers", async () => {
+  jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate", "queueMicrotask"] });
   const c = mk();
   rec.reply({ status: 429, json: {}, headers: { "retry-after": "1" } }, { status: 200, json: rule });
-  await c.setHvaRuleEnabled("r1", true);
+  const call = c.setHvaRuleEnabled("r1", true);
+  await until(() => rec.requests.length === 1);
+  await jest.advanceTimersByTimeAsync(999);
+  expect(rec.requests).toHaveLength(1);
+  await jest.advanceTimersByTimeAsync(1);
+  await expect(call).resolves.toEqual(rule);
   expect(rec.requests).toHaveLength(2);
   expect(rec.requests[1].at - rec.requests[0].at).toBeGreaterThanOrEqual(1000);
-  await c.close();
 });
 
 test("no retry earlier than Retry-After when timers fire early (they run on the loop's cached clock)", async () => {
@@ -110,13 +124,21 @@ test("no retry earlier than Retry-After when timers fire early (they run on the 
   expect(rec.requests[1].at - rec.requests[0].at).toBeGreaterThanOrEqual(1000);
 });
 
-test("no retry earlier than Retry-After (HTTP date)", async () => {
+test("no retry earlier than Retry-After (HTTP date), on fake timers", async () => {
+  jest.useFakeTimers({
+    doNotFake: ["nextTick", "setImmediate", "queueMicrotask"],
+    now: Date.parse("2026-11-21T12:00:00.000Z"),
+  });
   const c = mk();
-  const when = new Date(Date.now() + 2000).toUTCString(); // second resolution: at least ~1 s away
+  const when = new Date(Date.now() + 5000).toUTCString();
   rec.reply({ status: 503, json: {}, headers: { "retry-after": when } }, { status: 200, json: rule });
-  await c.setHvaRuleEnabled("r1", true);
-  expect(rec.requests[1].at).toBeGreaterThanOrEqual(Date.parse(when) - 5);
-  await c.close();
+  const call = c.setHvaRuleEnabled("r1", true);
+  await until(() => rec.requests.length === 1);
+  await jest.advanceTimersByTimeAsync(4_990);
+  expect(rec.requests).toHaveLength(1);
+  await jest.advanceTimersByTimeAsync(10);
+  await expect(call).resolves.toEqual(rule);
+  expect(rec.requests[1].at).toBeGreaterThanOrEqual(Date.parse(when));
 });
 
 test("a Retry-After beyond the cap ends the retries with SECOPS_RATE_LIMITED", async () => {
@@ -126,9 +148,11 @@ test("a Retry-After beyond the cap ends the retries with SECOPS_RATE_LIMITED", a
     json: { statusCode: 429, message: "slow down" },
     headers: { "retry-after": "120" },
   });
-  const e = await failure(c.getIdentity());
-  expect(e.code).toBe("SECOPS_RATE_LIMITED");
-  expect(e.retryAfterSeconds).toBe(120);
+  await expect(c.getIdentity()).rejects.toMatchObject({
+    code: "SECOPS_RATE_LIMITED",
+    message: "GET /v1/auth/me failed (429): slow down",
+    retryAfterSeconds: 120,
+  });
   expect(rec.requests).toHaveLength(1);
   await c.close();
 });
@@ -136,11 +160,12 @@ test("a Retry-After beyond the cap ends the retries with SECOPS_RATE_LIMITED", a
 test("a reset PUT is not re-sent: SECOPS_AMBIGUOUS", async () => {
   const c = mk();
   rec.reply("reset", { status: 201, json: rule });
-  const e = await failure(c.createHvaRule({ field: "name", search: "x" }));
-  expect(e.code).toBe("SECOPS_AMBIGUOUS");
-  expect(e.message).toMatch(
-    /^PUT \/endpoint\/hva\/automation: .*the request may have been applied \(not re-sent\)$/,
-  );
+  await expect(c.createHvaRule({ field: "name", search: "x" })).rejects.toMatchObject({
+    code: "SECOPS_AMBIGUOUS",
+    message: expect.stringMatching(
+      /^PUT \/endpoint\/hva\/automation: .*the request may have been applied \(not re-sent\)$/,
+    ),
+  });
   expect(rec.requests).toHaveLength(1);
   await c.close();
 });
@@ -166,9 +191,15 @@ test("a PUT that failed before connecting is retried (nothing was sent)", async 
   const spy = jest
     .spyOn(process.stderr, "write")
     .mockImplementation((chunk) => (lines.push(String(chunk)), true));
-  const e = await failure(c.createHvaRule({ field: "name", search: "x" })).finally(() => {
+  const outcome = c.createHvaRule({ field: "name", search: "x" }).finally(() => {
     delete process.env.SECOPS_LOG;
     spy.mockRestore();
+  });
+  await expect(outcome).rejects.toMatchObject({
+    code: "SECOPS_NETWORK",
+    message: expect.stringMatching(/^PUT \/endpoint\/hva\/automation failed: .*ECONNREFUSED/),
+    cause: expect.anything(),
+    status: undefined, // never invented
   });
   // SECOPS_LOG=debug shows each attempt: three tries, each refused before anything was sent.
   expect(lines.map((l) => l.replace(/ \d+ms\n$/, ""))).toEqual([
@@ -176,27 +207,28 @@ test("a PUT that failed before connecting is retried (nothing was sent)", async 
     "[secops] PUT /endpoint/hva/automation -> ECONNREFUSED attempt=2",
     "[secops] PUT /endpoint/hva/automation -> ECONNREFUSED attempt=3",
   ]);
-  expect(e.code).toBe("SECOPS_NETWORK");
-  expect(e.status).toBeUndefined(); // never invented
-  expect(e.message).toMatch(/^PUT \/endpoint\/hva\/automation failed: .*ECONNREFUSED/);
-  expect((e as Error & { cause?: unknown }).cause).toBeDefined();
   await c.close();
 });
 
 test("timeouts: SECOPS_TIMEOUT for a read", async () => {
   const c = mk({ timeoutMs: 100, maxRetries: 0 });
   rec.reply({ status: 200, json: rule, delayMs: 500 });
-  const e = await failure(c.getHvaRule("r1"));
-  expect(e.code).toBe("SECOPS_TIMEOUT");
-  expect(e.message).toBe("GET /endpoint/hva/automation/r1: timed out after 100 ms");
+  await expect(c.getHvaRule("r1")).rejects.toMatchObject({
+    code: "SECOPS_TIMEOUT",
+    message: "GET /endpoint/hva/automation/r1: timed out after 100 ms",
+  });
   await c.close();
 });
 
 test("timeouts: a timed-out PUT is ambiguous, not re-sent", async () => {
   const c = mk({ timeoutMs: 100 });
   rec.reply({ status: 201, json: rule, delayMs: 500 });
-  const e = await failure(c.createHvaRule({ field: "name", search: "x" }));
-  expect(e.code).toBe("SECOPS_AMBIGUOUS");
+  await expect(c.createHvaRule({ field: "name", search: "x" })).rejects.toMatchObject({
+    code: "SECOPS_AMBIGUOUS",
+    message: expect.stringMatching(
+      /^PUT \/endpoint\/hva\/automation: timed out after 100 ms; the request may have been applied/,
+    ),
+  });
   expect(rec.requests).toHaveLength(1);
   await c.close();
 });
@@ -213,20 +245,20 @@ test.each([
 ])("%s -> SECOPS_RESPONSE_INVALID", async (_name, reply, message) => {
   const c = mk();
   rec.reply(reply as never);
-  const e = await failure(c.setHvaRuleEnabled("r1", true));
-  expect(e.code).toBe("SECOPS_RESPONSE_INVALID");
-  expect(e.message).toMatch(message);
+  await expect(c.setHvaRuleEnabled("r1", true)).rejects.toMatchObject({
+    code: "SECOPS_RESPONSE_INVALID",
+    message: expect.stringMatching(message),
+  });
   await c.close();
 });
 
 test("a JSON body over the size cap is refused", async () => {
   const c = mk({ maxResponseBytes: 2048 });
   rec.reply({ status: 200, json: { id: "r1", search: "x".repeat(5000) } });
-  const e = await failure(c.getHvaRule("r1"));
-  expect(e.code).toBe("SECOPS_RESPONSE_INVALID");
-  expect(e.message).toBe(
-    "GET /endpoint/hva/automation/r1: response body exceeds the 2048-byte limit (not retried)",
-  );
+  await expect(c.getHvaRule("r1")).rejects.toMatchObject({
+    code: "SECOPS_RESPONSE_INVALID",
+    message: "GET /endpoint/hva/automation/r1: response body exceeds the 2048-byte limit (not retried)",
+  });
   await c.close();
 });
 
@@ -330,9 +362,10 @@ test("an unusable 2xx body is sent again for an idempotent call, never for a PUT
   expect(rec.requests).toHaveLength(3);
   rec.requests.length = 0;
   rec.reply({ status: 201, text: "{broken" }, { status: 201, json: rule });
-  expect((await failure(c.createHvaRule({ field: "name", search: "x" }))).code).toBe(
-    "SECOPS_RESPONSE_INVALID",
-  );
+  await expect(c.createHvaRule({ field: "name", search: "x" })).rejects.toMatchObject({
+    code: "SECOPS_RESPONSE_INVALID",
+    message: expect.stringMatching(/^PUT \/endpoint\/hva\/automation: response is not JSON/),
+  });
   expect(rec.requests).toHaveLength(1);
   await c.close();
 });
@@ -340,11 +373,11 @@ test("an unusable 2xx body is sent again for an idempotent call, never for a PUT
 test("a PUT answered 502 or 504 by a gateway is ambiguous, not re-sent", async () => {
   const c = mk();
   rec.reply({ status: 504, json: { statusCode: 504, message: "Gateway Timeout" } });
-  const e = await failure(c.createHvaRule({ field: "name", search: "x" }));
-  expect(e.code).toBe("SECOPS_AMBIGUOUS");
-  expect(e.message).toBe(
-    "PUT /endpoint/hva/automation failed (504): Gateway Timeout; the request may have been applied (not re-sent)",
-  );
+  await expect(c.createHvaRule({ field: "name", search: "x" })).rejects.toMatchObject({
+    code: "SECOPS_AMBIGUOUS",
+    message:
+      "PUT /endpoint/hva/automation failed (504): Gateway Timeout; the request may have been applied (not re-sent)",
+  });
   expect(rec.requests).toHaveLength(1);
   await c.close();
 });
