@@ -5,32 +5,14 @@
  * (no Pulumi CLI needed). Prints a plan-like report; exits 0 only when every step did what it printed.
  */
 "use strict";
-const { execFileSync } = require("node:child_process");
-const { existsSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } = require("node:fs");
+const { mkdtempSync, readFileSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 
-const ROOT = join(__dirname, "..");
-
-/** Builds when dist/ is missing or older than a source file. */
-function buildIfNeeded() {
-  const marker = join(ROOT, "dist", "testing", "index.js");
-  const newest = (dir) =>
-    readdirSync(dir, { withFileTypes: true }).reduce((t, e) => {
-      const p = join(dir, e.name);
-      return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-    }, 0);
-  if (existsSync(marker) && statSync(marker).mtimeMs >= newest(join(ROOT, "provider"))) return;
-  console.log("building (npm run build)...");
-  execFileSync(
-    process.execPath,
-    [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")],
-    { stdio: "inherit" },
-  );
-}
+const { ROOT, buildIfNeeded, checker, run } = require("./demo-kit");
 
 async function main() {
-  buildIfNeeded();
+  buildIfNeeded("testing/index.js");
   // The package by its own name (self-reference through "exports"), as the example imports it.
   const { createSimulator } = require("pulumi-secops/simulator");
   const { LifecycleRunner, formatSteps, linkPackage } = require("pulumi-secops/testing");
@@ -46,16 +28,7 @@ async function main() {
     project: "hva-rules",
     stack: "demo",
   });
-  const problems = [];
-  const expect = (ok, what) => {
-    console.log(`   ${ok ? "ok" : "NOT OK"}: ${what}`);
-    if (!ok) problems.push(what);
-  };
-  const show = (title, steps) => {
-    console.log(`\n== ${title}`);
-    for (const line of formatSteps(steps)) console.log(line);
-    for (const s of steps) if (!s.ok) problems.push(`${title}: ${s.name}: ${s.error}`);
-  };
+  const { problems, expect, show } = checker(formatSteps);
   const live = async () => (await sim.control.state()).rules;
   const byName = (name) => runner.state().resources.find((r) => r.name === name);
   console.log(
@@ -132,18 +105,7 @@ async function main() {
     await sim.close();
     rmSync(work, { recursive: true, force: true });
   }
-  console.log(
-    problems.length
-      ? `\ndemo FAILED: ${problems.length} problem(s)`
-      : "\ndemo passed: every step did what it printed",
-  );
-  return problems.length ? 1 : 0;
+  return problems;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(`demo failed: ${err && err.message}`);
-    process.exit(1);
-  },
-);
+run(main);

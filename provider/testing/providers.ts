@@ -41,6 +41,8 @@ const unwrapSecret = (v: unknown): unknown =>
 export class ProviderSet {
   /** The explicit native providers the program declares, by URN (their inputs are their config). */
   readonly #declared = new Map<string, DeclaredResource>();
+  readonly #waiters: Array<{ key: string; resolve: (d: DeclaredResource | undefined) => void }> = [];
+  #evaluation: Promise<unknown> | undefined;
   readonly #processes = new Map<string, Promise<ProviderProcess>>();
   readonly #running = new Set<ProviderProcess>();
   #stderr = "";
@@ -89,8 +91,7 @@ export class ProviderSet {
         variables[`secops:config:${name}`] = v;
       }
     } else {
-      if (!this.#declared.has(key)) await this.options.evaluate();
-      const declared = this.#declared.get(key);
+      const declared = await this.declaration(key);
       if (!declared)
         throw new Error(
           `the provider ${key} is no longer declared by the program; its resources cannot be reached`,
@@ -118,9 +119,33 @@ export class ProviderSet {
     }
   }
 
+  /**
+   * An explicit provider's declaration. When it is not known yet the program is evaluated, and the
+   * answer comes as soon as the program registers that provider: an invoke through it during that same
+   * evaluation must not wait for the evaluation to end (it would wait for itself).
+   */
+  private declaration(key: string): Promise<DeclaredResource | undefined> {
+    const known = this.#declared.get(key);
+    if (known) return Promise.resolve(known);
+    this.#evaluation ??= this.options.evaluate().finally(() => (this.#evaluation = undefined));
+    const evaluation = this.#evaluation;
+    return new Promise((resolve) => {
+      this.#waiters.push({ key, resolve });
+      evaluation.then(
+        () => resolve(this.#declared.get(key)),
+        () => resolve(undefined),
+      );
+    });
+  }
+
   /** Notes the explicit native providers among what the program declared. */
   remember(declared: readonly DeclaredResource[]): void {
     for (const d of declared) if (d.type === NATIVE_PROVIDER_TYPE) this.#declared.set(d.urn, d);
+    for (const w of this.#waiters.splice(0)) {
+      const d = this.#declared.get(w.key);
+      if (d) w.resolve(d);
+      else this.#waiters.push(w);
+    }
   }
 
   /** A native invoke of the program, sent to its provider's plugin as the engine sends it. */

@@ -1,0 +1,66 @@
+/**
+ * What both demos share: building when dist/ is stale, checks that print `ok`/`NOT OK`, plan reports,
+ * and the closing line and exit code.
+ */
+"use strict";
+const { execFileSync } = require("node:child_process");
+const { existsSync, readdirSync, statSync } = require("node:fs");
+const { join } = require("node:path");
+
+const ROOT = join(__dirname, "..");
+
+/** Builds when `dist/<marker>` is missing or older than a source file. */
+function buildIfNeeded(marker) {
+  const file = join(ROOT, "dist", marker);
+  const newest = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).reduce((t, e) => {
+      const p = join(dir, e.name);
+      return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    }, 0);
+  if (existsSync(file) && statSync(file).mtimeMs >= newest(join(ROOT, "provider"))) return;
+  console.log("building (npm run build)...");
+  execFileSync(
+    process.execPath,
+    [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")],
+    {
+      stdio: "inherit",
+    },
+  );
+}
+
+/** Checks and reports; `problems` collects what did not hold. */
+function checker(formatSteps) {
+  const problems = [];
+  return {
+    problems,
+    expect(ok, what) {
+      console.log(`   ${ok ? "ok" : "NOT OK"}: ${what}`);
+      if (!ok) problems.push(what);
+    },
+    show(title, steps, outputs) {
+      console.log(`\n== ${title}`);
+      for (const line of formatSteps(steps, outputs)) console.log(line);
+      for (const s of steps) if (!s.ok) problems.push(`${title}: ${s.name}: ${s.error}`);
+    },
+  };
+}
+
+/** Runs `main` (which returns the problems) and exits 0 only when there were none. */
+function run(main) {
+  main().then(
+    (problems) => {
+      console.log(
+        problems.length
+          ? `\ndemo FAILED: ${problems.length} problem(s)`
+          : "\ndemo passed: every step did what it printed",
+      );
+      process.exit(problems.length ? 1 : 0);
+    },
+    (err) => {
+      console.error(`demo failed: ${err && err.message}`);
+      process.exit(1);
+    },
+  );
+}
+
+module.exports = { ROOT, buildIfNeeded, checker, run };
