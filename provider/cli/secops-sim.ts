@@ -35,6 +35,8 @@ export function simCommand(name = "secops-sim"): Command {
     .option("--faults <spec>", "faults, e.g. '429:0.1@PUT /endpoint,reset:0.05' or a JSON array", faults)
     .option("--big-case <n>", "add case 'case-big' with n detections", int("big-case"))
     .option("--csv-rows <n>", "make the CSV export at least n rows long", int("csv-rows"))
+    .option("--page-base <n>", "number of the first page of threat indicators: 0 or 1", int("page-base"), 1)
+    .option("--max-page-size <n>", "largest page of threat indicators served", int("max-page-size"), 500)
     .option("--control-token <token>", "fixed control token (default: random)")
     .option("--json", "print the connection details as one JSON line", false)
     .action(async (o) => {
@@ -48,6 +50,8 @@ export function simCommand(name = "secops-sim"): Command {
         bigCase: o.bigCase,
         csvRows: o.csvRows,
         controlToken: o.controlToken,
+        pageBase: o.pageBase,
+        maxPageSize: o.maxPageSize,
       });
       const info = {
         url: sim.url,

@@ -83,10 +83,10 @@ const TABLE = [
   },
   {
     id: "paging.indicators",
-    text: "Indicator paging: query `page` (from 1) and `size` (100 asked)",
+    text: "Indicator paging: query `page` and `size` (100 asked); pages counted from 0 or 1 (detected), a smaller size cap followed",
     usedFor: "every page of a case",
     withoutIt: "the client gets one page, detects no progress and fails with `SECOPS_INCOMPLETE`",
-    values: { page: "page", pageSize: "size", firstPage: 1, size: 100 },
+    values: { page: "page", pageSize: "size", size: 100 },
   },
   {
     id: "roles.writers",

@@ -36,12 +36,18 @@ export function checkDeclaredLength(
   if (Number.isFinite(declared) && declared > cap) throw tooLarge(src, cap, declared);
 }
 
-/** Reads a body as UTF-8 text, refusing more than `cap` bytes as it streams. */
+/**
+ * Reads a body as UTF-8 text, refusing more than `cap` bytes. With a Content-Length already checked
+ * against the cap, undici reads it in one go; otherwise it is counted as it streams.
+ */
 export async function readCapped(
   body: Dispatcher.ResponseData["body"],
   cap: number,
   src: BodySource,
+  headers: Record<string, string | string[] | undefined> = {},
 ): Promise<string> {
+  const declared = Number(headers["content-length"]);
+  if (Number.isInteger(declared) && declared >= 0 && declared <= cap) return body.text();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

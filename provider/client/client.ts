@@ -166,8 +166,12 @@ export class SecOpsClient {
   }
 
   /**
-   * GET /v1/cases/{id}/threat-indicators, every page. Fails with SECOPS_INCOMPLETE rather than return
-   * a subset when the server stops making progress before `totalCount`.
+   * GET /v1/cases/{id}/threat-indicators, every page, whichever way the server numbers them (the spec
+   * hides it): the first request leaves the page number out, so the server answers its own first page;
+   * page 1 is then either that page again (pages count from 1) or the next one (from 0), and either way
+   * page 2 follows. Indicators are de-duplicated by id, a page-size cap below what was asked is
+   * followed through `totalCount`, and a server that stops making progress fails with
+   * SECOPS_INCOMPLETE: never a silent subset.
    */
   async listCaseThreatIndicators(
     caseId: string,
@@ -175,19 +179,24 @@ export class SecOpsClient {
   ): Promise<{ data: Detection[]; totalCount: number }> {
     const path = routes.caseThreatIndicators(V().parseInput(V().idSchema, caseId, "caseId"));
     const { sortDirection } = V().parseInput(V().indicatorOptionsSchema, options, "options");
-    const seen = new Set<string>();
-    const data: Detection[] = [];
-    for (let page = paging.firstPage, n = 0; n < paging.maxPages; page++, n++) {
-      const query = {
-        [names.sortDirection]: sortDirection,
-        [names.page]: page,
-        [names.pageSize]: paging.pageSize,
-      };
-      const result = await this.request(
-        { method: "GET", path, query, idempotent: true },
+    const fetchPage = (page: number | undefined) =>
+      this.request(
+        {
+          method: "GET",
+          path,
+          query: {
+            [names.sortDirection]: sortDirection,
+            [names.page]: page,
+            [names.pageSize]: paging.pageSize,
+          },
+          idempotent: true,
+        },
         V().threatIndicatorPageSchema,
       );
-      const totalCount = result.totalCount;
+    const seen = new Set<string>();
+    const data: Detection[] = [];
+    for (let n = 0, page: number | undefined = undefined; n < paging.maxPages; n++) {
+      const result = await fetchPage(page);
       let fresh = 0;
       for (const d of result.data) {
         if (seen.has(d.id)) continue;
@@ -195,14 +204,10 @@ export class SecOpsClient {
         data.push(d);
         fresh++;
       }
-      if (data.length >= totalCount) return { data, totalCount };
-      if (fresh === 0) {
-        throw new SecOpsResponseError(
-          ErrorCodes.INCOMPLETE,
-          `GET ${path}: the server stopped making progress at page ${page} with ${data.length} of ${totalCount} indicators; refusing to return a partial list`,
-          { method: "GET", path },
-        );
-      }
+      if (data.length >= result.totalCount) return { data, totalCount: result.totalCount };
+      // Page 1 may repeat the first page (1-based numbering): only later pages must bring something new.
+      if (fresh === 0 && page !== 1) throw incomplete(path, page, data.length, result.totalCount);
+      page = page === undefined ? 1 : page + 1;
     }
     throw new SecOpsResponseError(ErrorCodes.INCOMPLETE, `GET ${path}: more than ${paging.maxPages} pages`, {
       method: "GET",
@@ -249,4 +254,18 @@ export class SecOpsClient {
   private request<T extends z.ZodType>(spec: RequestSpec, schema: T): Promise<z.output<T>> {
     return this.#http.json(spec, (body) => V().parseResponse(schema, body, spec.method, spec.path));
   }
+}
+
+function incomplete(
+  path: string,
+  page: number | undefined,
+  got: number,
+  totalCount: number,
+): SecOpsResponseError {
+  const at = page === undefined ? "its first page" : `page ${page}`;
+  return new SecOpsResponseError(
+    ErrorCodes.INCOMPLETE,
+    `GET ${path}: the server stopped making progress at ${at} with ${got} of ${totalCount} indicators; refusing to return a partial list`,
+    { method: "GET", path },
+  );
 }

@@ -9,7 +9,7 @@ import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
 import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
 import { SecOpsTimeoutError } from "./errors";
-import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
+import { ambiguous, errName, failureOf, transportError } from "./failures";
 import { undici } from "./lazy";
 import { logger, type Log } from "./log";
 import {
@@ -71,9 +71,7 @@ interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData["body"];
-  /** Stops the attempt's overall timer (a stream keeps only the idle timeout). */
-  clearTimer: () => void;
-  /** Gives back the slot and stops the attempt's timer (idempotent). */
+  /** Gives back the slot (idempotent). */
   done: () => void;
 }
 
@@ -119,7 +117,7 @@ export class HttpTransport {
           res.body.once("error", () => undefined).destroy();
           throw err;
         }
-        const text = await readCapped(res.body, this.#settings.maxResponseBytes, spec);
+        const text = await readCapped(res.body, this.#settings.maxResponseBytes, spec, res.headers);
         if (spec.ignoreBody || text.trim() === "") return parse(undefined);
         return parse(parseJson(text, res.headers["content-type"], res.status, spec));
       } finally {
@@ -137,7 +135,6 @@ export class HttpTransport {
   stream(spec: RequestSpec, deadlineMs?: number): Promise<Readable> {
     const started = Date.now();
     return this.call(spec, async (res) => {
-      res.clearTimer();
       const body = res.body as unknown as Readable;
       const out = new PassThrough();
       const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
@@ -222,17 +219,15 @@ export class HttpTransport {
     }
   }
 
-  /** One attempt: waits for a slot and the answer's headers, all within timeoutMs. */
+  /**
+   * One attempt: waits for a slot and the answer's headers, together within timeoutMs (undici's own
+   * headers timeout gets what the slot wait left; no AbortController or timer of ours per attempt).
+   * Each pause in the body is bounded by timeoutMs (undici's body timeout).
+   */
   private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
     const started = Date.now();
-    const release = await this.#budget.acquire(this.#settings.timeoutMs);
+    const done = await this.#budget.acquire(this.#settings.timeoutMs);
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new TimeoutSignal()), left);
-    const done = () => {
-      clearTimeout(timer);
-      release();
-    };
     try {
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
@@ -253,7 +248,6 @@ export class HttpTransport {
         method: spec.method,
         headers,
         body,
-        signal: abort.signal,
         headersTimeout: left,
         bodyTimeout: this.#settings.timeoutMs,
       });
@@ -261,7 +255,6 @@ export class HttpTransport {
         status: res.statusCode,
         headers: res.headers,
         body: res.body,
-        clearTimer: () => clearTimeout(timer),
         done,
       };
     } catch (err) {

@@ -47,8 +47,6 @@ export const names = {
 
 /** Paging rules the spec hides. */
 export const paging = {
-  /** ASSUMPTION: pages are numbered from 1. */
-  firstPage: assumed("paging.indicators").firstPage,
   /** ASSUMPTION: the server accepts this page size (it may return fewer; the client follows totalCount). */
   pageSize: assumed("paging.indicators").size,
   /** Hard ceiling on pages fetched for one list, so a misbehaving server cannot loop us forever. */

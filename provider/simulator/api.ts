@@ -27,6 +27,8 @@ export interface Ctx {
   query: URLSearchParams;
   body: unknown;
   strictSpec: boolean;
+  /** Threat-indicator paging: the first page's number and the largest page served. */
+  paging: { base: 0 | 1; maxPageSize: number };
   /** Multipart parts, for the comment edit. */
   parts?: {
     fields: Record<string, string>;
@@ -191,10 +193,11 @@ export function threatIndicators(ctx: Ctx): Result {
   }
   const direction = (dirParam ?? "desc") as "asc" | "desc";
   // Strict-spec: paging parameters are unknown to the service; it answers its default first page.
-  const size = ctx.strictSpec ? 50 : clampInt(ctx.query.get(names.pageSize), 50, 1, 500);
-  const page = ctx.strictSpec ? 1 : clampInt(ctx.query.get(names.page), 1, 1, 1_000_000);
+  const { base, maxPageSize } = ctx.paging;
+  const size = ctx.strictSpec ? 50 : clampInt(ctx.query.get(names.pageSize), 50, 1, maxPageSize);
+  const page = ctx.strictSpec ? base : clampInt(ctx.query.get(names.page), base, base, 1_000_000);
   const totalCount = ctx.store.detectionCounts.get(c.id) ?? 0;
-  return ok({ data: ctx.store.detectionsPage(c.id, direction, (page - 1) * size, size), totalCount });
+  return ok({ data: ctx.store.detectionsPage(c.id, direction, (page - base) * size, size), totalCount });
 }
 
 function clampInt(v: string | null, fallback: number, min: number, max: number): number {

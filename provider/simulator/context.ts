@@ -23,6 +23,8 @@ export interface ServerContext {
   store: Store;
   faults: Faults;
   strictSpec: boolean;
+  /** Threat-indicator paging: the first page's number and the largest page served. */
+  paging: { base: 0 | 1; maxPageSize: number };
   controlToken: string;
   stats: Stats;
   /** x-request-id -> the earliest time a retry is allowed (after a 429 with Retry-After). */

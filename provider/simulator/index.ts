@@ -20,6 +20,10 @@ export interface SimulatorOptions {
   port?: number;
   /** Answer the routes the spec does not show (assumed routes) as unknown, and ignore hidden names. */
   strictSpec?: boolean;
+  /** The number of the first page of threat indicators: 1 (default) or 0 (the spec hides which). */
+  pageBase?: 0 | 1;
+  /** The largest page of threat indicators served, whatever size is asked. Default 500. */
+  maxPageSize?: number;
   /** Seed of the generated data and of fault draws. Default 1. */
   seed?: number;
   /** Persist what changes to this JSON file and load it on start. */
@@ -57,6 +61,15 @@ export interface Simulator {
 }
 
 /** Starts a simulator. */
+function pagingOf(options: SimulatorOptions): { base: 0 | 1; maxPageSize: number } {
+  const base = options.pageBase ?? 1;
+  const maxPageSize = options.maxPageSize ?? 500;
+  if (base !== 0 && base !== 1) throw new Error("pageBase must be 0 or 1");
+  if (!Number.isInteger(maxPageSize) || maxPageSize < 1)
+    throw new Error("maxPageSize must be a positive integer");
+  return { base, maxPageSize };
+}
+
 export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 1;
   const store = new Store({
@@ -79,6 +92,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     store,
     faults: new Faults(seed, rules),
     strictSpec: options.strictSpec ?? false,
+    paging: pagingOf(options),
     controlToken,
     stats,
     notBefore: new Map(),

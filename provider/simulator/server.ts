@@ -98,6 +98,7 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
     query: url.searchParams,
     body,
     strictSpec: sc.strictSpec,
+    paging: sc.paging,
     parts,
   };
   const result = r.handler(ctx);

@@ -30,8 +30,8 @@ test("the README's assumptions table is the data table, row by row", () => {
 test("routes.ts takes its hidden names and values from the table", () => {
   expect(names.sortDirection).toBe(valuesOf("names.sortDirection").name);
   expect(names.serviceProviderScope).toBe(valuesOf("names.serviceProviderScope").name);
-  expect([names.page, names.pageSize, paging.firstPage, paging.pageSize]).toEqual(
-    ["page", "pageSize", "firstPage", "size"].map((k) => valuesOf("paging.indicators")[k]),
+  expect([names.page, names.pageSize, paging.pageSize]).toEqual(
+    ["page", "pageSize", "size"].map((k) => valuesOf("paging.indicators")[k]),
   );
   expect(roles.writers).toEqual(valuesOf("roles.writers").writers);
   expect(multipart).toEqual(valuesOf("multipart.comment"));

@@ -213,8 +213,9 @@ test("listCaseThreatIndicators: pages with orderDir/page/size until totalCount",
   const res = await client.listCaseThreatIndicators("case-1", { sortDirection: "asc" });
   expect(res).toEqual({ data: [{ id: "d1" }, { id: "d2" }, { id: "d3" }], totalCount: 3 });
   expect(rec.requests.map((r) => [r.path, r.query])).toEqual([
+    // The server's own first page (no page number), then page 1: the next page if pages count from 0.
+    ["/v1/cases/case-1/threat-indicators", { orderDir: "asc", size: "100" }],
     ["/v1/cases/case-1/threat-indicators", { orderDir: "asc", page: "1", size: "100" }],
-    ["/v1/cases/case-1/threat-indicators", { orderDir: "asc", page: "2", size: "100" }],
   ]);
 });
 
