@@ -226,7 +226,7 @@ export class HttpTransport {
    */
   private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
     const started = Date.now();
-    const done = await this.#budget.acquire(this.#settings.timeoutMs);
+    const done = this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs));
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
     try {
       const headers: Record<string, string> = {

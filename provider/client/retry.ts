@@ -93,8 +93,20 @@ export class Budget {
    * function gives the slot back (idempotent).
    */
   async acquire(timeoutMs = Infinity): Promise<() => void> {
-    if (this.active < this.limit) this.active++;
-    else await this.wait(timeoutMs);
+    const now = this.tryAcquire();
+    if (now) return now;
+    await this.wait(timeoutMs);
+    return this.releaser();
+  }
+
+  /** A slot at once if one is free (no promise, no microtask), else undefined. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.active >= this.limit) return undefined;
+    this.active++;
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
     let released = false;
     return () => {
       if (released) return;
