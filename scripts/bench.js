@@ -323,13 +323,12 @@ async function runnerBench(work) {
   const fs = require("node:fs");
   const { LifecycleRunner } = dist("testing/index.js");
   let written = 0;
-  for (const name of ["writeFileSync", "appendFileSync"]) {
-    const real = fs[name];
-    fs[name] = (path, data, ...rest) => {
-      if (String(path).includes("runner-bench")) written += Buffer.byteLength(data);
-      return real(path, data, ...rest);
-    };
-  }
+  // appendFileSync goes through fs.writeFileSync (flag "a"): wrapping that one counts every byte once.
+  const real = fs.writeFileSync;
+  fs.writeFileSync = (path, data, ...rest) => {
+    if (String(path).includes("runner-bench")) written += Buffer.byteLength(data);
+    return real(path, data, ...rest);
+  };
   const sim = await startSimProcess();
   const perResource = {};
   try {
@@ -420,13 +419,16 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), "secops-bench-"));
   linkPackage(work, ROOT);
   try {
-    await hostBench(work);
-    await providerOverheadBench(work);
-    validationBench();
-    await transportBench();
-    await csvBench(work);
-    coldRequireBench();
-    await runnerBench(work);
+    // BENCH_ONLY=runner (or host, provider, validation, transport, csv, require) runs one part.
+    const only = process.env.BENCH_ONLY;
+    const part = async (name, f) => (!only || only === name ? f() : undefined);
+    await part("host", () => hostBench(work));
+    await part("provider", () => providerOverheadBench(work));
+    await part("validation", () => validationBench());
+    await part("transport", () => transportBench());
+    await part("csv", () => csvBench(work));
+    await part("require", () => coldRequireBench());
+    await part("runner", () => runnerBench(work));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

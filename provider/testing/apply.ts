@@ -7,14 +7,15 @@ import { InitFailedError, type ProviderProcess } from "./host";
 import { describe, type Planned } from "./plan";
 import type { DeclaredResource } from "./program";
 import { isNative, type ProviderRef } from "./providers";
+import type { Journal } from "./journal";
 import { upsert, type PendingCreate, type State, type StateResource } from "./state";
 
 /** What applying needs from the runner. */
 export interface ApplyContext {
   state: State;
   provider(ref: ProviderRef): Promise<ProviderProcess>;
-  /** Journals the resource's current entry (durable before the next request). */
-  record(urn: string): void;
+  /** Where each change goes before the next request. */
+  journal: Journal;
 }
 
 /** Where a resource in the state is served. */
@@ -37,25 +38,35 @@ async function create(
   const host = await ctx.provider(d);
   const intent: PendingCreate = { ...describe(d), ...providerOf(d), inputs, at: new Date().toISOString() };
   (state.pending ??= []).push(intent);
-  ctx.record(d.urn);
+  ctx.journal.intent(intent);
+  let made: StateResource | undefined;
   try {
-    const made = await host.create(d.urn, inputs);
-    upsert(state, { ...describe(d), ...providerOf(d), id: made.id, inputs, outputs: made.properties });
+    const res = await host.create(d.urn, inputs);
+    made = { ...describe(d), ...providerOf(d), id: res.id, inputs, outputs: res.properties };
   } catch (err) {
     // Partial failure: the object exists; track it so it is never orphaned.
     if (err instanceof InitFailedError)
-      upsert(state, { ...describe(d), ...providerOf(d), id: err.id, inputs, outputs: err.properties });
+      made = { ...describe(d), ...providerOf(d), id: err.id, inputs, outputs: err.properties };
     throw err;
   } finally {
     // Answered (success or an error the provider settled itself): the outcome is known.
+    if (made) upsert(state, made);
     state.pending = state.pending?.filter((x) => x !== intent);
     if (state.pending?.length === 0) delete state.pending;
+    ctx.journal.answered(intent, made);
   }
 }
 
 async function destroyOld(ctx: ApplyContext, old: StateResource): Promise<void> {
   await (await ctx.provider(refOf(old))).delete(old.id, old.urn, old.outputs);
   remove(ctx.state, old.urn);
+  ctx.journal.resource(ctx.state, old.urn);
+}
+
+/** Puts `r` in the state and the journal. */
+function record(ctx: ApplyContext, urn: string, r: StateResource): void {
+  upsert(ctx.state, r);
+  ctx.journal.resource(ctx.state, urn);
 }
 
 /** Applies one planned step (a step with nothing to do returns at once). */
@@ -65,31 +76,27 @@ export async function applyPlanned(ctx: ApplyContext, p: Planned): Promise<void>
     case "refused":
       return;
     case "import":
-      upsert(ctx.state, {
+      return record(ctx, p.declared.urn, {
         ...describe(p.declared),
         ...providerOf(p.declared),
         id: p.imported.id,
         inputs: p.inputs,
         outputs: p.imported.outputs,
       });
-      return;
     case "create":
       return create(ctx, p.declared, p.inputs);
     case "update": {
       const res = await (await ctx.provider(p.declared)).update(p.old.id, p.old.urn, p.old.outputs, p.inputs);
-      upsert(ctx.state, { ...p.old, inputs: p.inputs, outputs: res.properties });
-      return;
+      return record(ctx, p.old.urn, { ...p.old, inputs: p.inputs, outputs: res.properties });
     }
     case "delete":
       return destroyOld(ctx, p.old);
     case "replace":
       if (p.deleteBeforeReplace) {
         await destroyOld(ctx, p.old);
-        ctx.record(p.old.urn);
         return create(ctx, p.declared, p.inputs);
       }
       await create(ctx, p.declared, p.inputs);
-      ctx.record(p.old.urn);
       // The replacement is in the state under the same URN: only the old object goes.
       await (await ctx.provider(refOf(p.old))).delete(p.old.id, p.old.urn, p.old.outputs);
       return;

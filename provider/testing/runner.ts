@@ -10,9 +10,9 @@
  */
 import type { ProviderProcess } from "./host";
 import { applyPlanned, importById, refOf, type ApplyContext } from "./apply";
+import { Journal } from "./journal";
 import {
   errorText,
-  journal,
   readState,
   settlePendingCreates,
   writeState,
@@ -34,12 +34,14 @@ import { isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from ".
 export class LifecycleRunner {
   private providers?: ProviderSet;
   private lastOutputs: Record<string, unknown> = {};
-  /** Provider texts already in the current journal (each goes there once). */
-  private readonly journaled = new Set<string>();
+  /** The current step's journal (compacted into the state file by {@link save}). */
+  private readonly journal: Journal;
   /** What hosts of earlier steps wrote to stderr. */
   private pastStderr = "";
 
-  constructor(private readonly options: RunnerOptions) {}
+  constructor(private readonly options: RunnerOptions) {
+    this.journal = new Journal(options.statePath);
+  }
 
   /** What the host wrote to stderr so far (its warnings and errors). */
   get hostStderr(): string {
@@ -115,12 +117,11 @@ export class LifecycleRunner {
         return;
       }
       try {
-        await applyPlanned(this.applyContext(state), p);
+        await applyPlanned(this.applyContext(state), p); // journals what it changes
       } catch (err) {
         p.step.ok = false;
         p.step.error = errorText(err);
       }
-      this.record(state, p.step.urn);
     });
     this.save(state);
     return plan.map((p) => p.step);
@@ -139,13 +140,17 @@ export class LifecycleRunner {
       if (!read.id) {
         step.op = "gone";
         state.resources = state.resources.filter((x) => x.urn !== r.urn);
-        return;
+        return this.journal.resource(state, r.urn);
       }
       step.changes = changed(visible(r.outputs), visible(read.properties));
       if (step.changes.length) step.op = "drift";
-      r.outputs = read.properties;
       // A native provider also returns the inputs the object now has (the dynamic host does not).
-      if (isNative(r.type) && Object.keys(read.inputs).length) r.inputs = read.inputs;
+      const inputs = isNative(r.type) && Object.keys(read.inputs).length ? read.inputs : r.inputs;
+      const inputsChanged = changed(visible(r.inputs), visible(inputs)).length > 0;
+      r.outputs = read.properties;
+      r.inputs = inputs;
+      // Only what changed is journaled: a refresh that finds no drift writes nothing but the state.
+      if (step.changes.length || inputsChanged) this.journal.outputs(r, inputsChanged);
     });
   }
 
@@ -159,10 +164,11 @@ export class LifecycleRunner {
     return this.eachStateResource("delete", true, async (r, _step, state) => {
       await (await this.provider(refOf(r))).delete(r.id, r.urn, r.outputs);
       state.resources = state.resources.filter((x) => x.urn !== r.urn);
+      this.journal.resource(state, r.urn);
     });
   }
 
-  /** Runs `body` for each resource in the state, recording failures and saving after each step. */
+  /** Runs `body` (which journals what it changes) for each resource, recording failures; saves once. */
   private async eachStateResource(
     op: Op,
     reverse: boolean,
@@ -188,7 +194,6 @@ export class LifecycleRunner {
           step.ok = false;
           step.error = errorText(err);
         }
-        this.record(state, r.urn);
       },
     );
     this.save(state);
@@ -271,7 +276,7 @@ export class LifecycleRunner {
   }
 
   private applyContext(state: State): ApplyContext {
-    return { state, provider: (ref) => this.provider(ref), record: (urn) => this.record(state, urn) };
+    return { state, provider: (ref) => this.provider(ref), journal: this.journal };
   }
 
   /** Writes the whole state once (end of a step): each provider once, the journal dropped. */
@@ -279,11 +284,6 @@ export class LifecycleRunner {
     // Parallel steps finish in any order: keep the file stable, by URN.
     state.resources.sort((a, b) => a.urn.localeCompare(b.urn));
     writeState(this.options.statePath, state);
-    this.journaled.clear();
-  }
-
-  /** Appends one resource's change to the journal: O(1), durable before the next request. */
-  private record(state: State, urn: string): void {
-    journal(this.options.statePath, state, urn, this.journaled);
+    this.journal.reset();
   }
 }

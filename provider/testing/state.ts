@@ -5,7 +5,8 @@
  * resource's change is appended to a journal (`<state>.journal`), replayed if the step never finished.
  */
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { replayJournal } from "./journal";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
 import type { ProviderProcess } from "./host";
 
@@ -56,20 +57,10 @@ interface StoredState {
   pending?: Array<PendingCreate & { provider?: string }>;
 }
 
-/** One journal line: a provider text (once per journal), or what one resource now is. */
-type JournalLine =
-  | { t: "provider"; hash: string; text: string }
-  | {
-      t: "resource";
-      urn: string;
-      resource: (StateResource & { provider?: string }) | null;
-      pending: Array<PendingCreate & { provider?: string }>;
-    };
-
 const providerHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 
 /** Moves `__provider` out of a record into `providers`; returns the record without it and the hash. */
-function stripProvider(o: Record<string, unknown>, providers: Record<string, string>) {
+export function stripProvider(o: Record<string, unknown>, providers: Record<string, string>) {
   const { __provider, ...rest } = o;
   if (typeof __provider !== "string") return { rest, hash: undefined };
   const hash = providerHash(__provider);
@@ -77,10 +68,9 @@ function stripProvider(o: Record<string, unknown>, providers: Record<string, str
   return { rest, hash };
 }
 
-function storeResource<T extends { inputs: Record<string, unknown>; outputs?: Record<string, unknown> }>(
-  r: T,
-  providers: Record<string, string>,
-): T & { provider?: string } {
+export function storeResource<
+  T extends { inputs: Record<string, unknown>; outputs?: Record<string, unknown> },
+>(r: T, providers: Record<string, string>): T & { provider?: string } {
   const inputs = stripProvider(r.inputs, providers);
   const outputs = r.outputs === undefined ? undefined : stripProvider(r.outputs, providers);
   const hash = inputs.hash ?? outputs?.hash;
@@ -92,10 +82,9 @@ function storeResource<T extends { inputs: Record<string, unknown>; outputs?: Re
   };
 }
 
-function loadResource<T extends { inputs: Record<string, unknown>; outputs?: Record<string, unknown> }>(
-  r: T & { provider?: string },
-  providers: Record<string, string>,
-): T {
+export function loadResource<
+  T extends { inputs: Record<string, unknown>; outputs?: Record<string, unknown> },
+>(r: T & { provider?: string }, providers: Record<string, string>): T {
   const { provider, ...rest } = r;
   const text = provider === undefined ? undefined : providers[provider];
   if (text === undefined) return rest as unknown as T;
@@ -116,33 +105,8 @@ export function readState(path: string): State {
     state.resources = stored.resources.map((r) => loadResource(r, providers));
     if (stored.pending?.length) state.pending = stored.pending.map((p) => loadResource(p, providers));
   }
-  const journal = `${path}.journal`;
-  if (!existsSync(journal)) return state;
-  for (const line of readFileSync(journal, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    let entry: JournalLine;
-    try {
-      entry = JSON.parse(line) as JournalLine;
-    } catch {
-      break; // a line cut short by a crash: everything before it stands
-    }
-    if (entry.t === "provider") providers[entry.hash] = entry.text;
-    else replay(state, entry, providers);
-  }
+  replayJournal(`${path}.journal`, state, providers);
   return state;
-}
-
-function replay(
-  state: State,
-  entry: Extract<JournalLine, { t: "resource" }>,
-  providers: Record<string, string>,
-) {
-  state.resources = state.resources.filter((r) => r.urn !== entry.urn);
-  if (entry.resource) state.resources.push(loadResource(entry.resource, providers));
-  const pending = (state.pending ?? []).filter((p) => p.urn !== entry.urn);
-  pending.push(...entry.pending.map((p) => loadResource(p, providers)));
-  if (pending.length) state.pending = pending;
-  else delete state.pending;
 }
 
 /** Writes the state file atomically (each provider once) and drops the journal it supersedes. */
@@ -159,31 +123,6 @@ export function writeState(path: string, state: State): number {
   writeFileSync(tmp, text);
   renameSync(tmp, path);
   rmSync(`${path}.journal`, { force: true });
-  return Buffer.byteLength(text);
-}
-
-/**
- * Appends what one resource now is (and its pending creates) to the journal: O(1) per resource,
- * durable before the next request, compacted into the state file once per step by {@link writeState}.
- * Returns the bytes written.
- */
-export function journal(path: string, state: State, urn: string, written: Set<string>): number {
-  const providers: Record<string, string> = {};
-  const current = state.resources.find((r) => r.urn === urn);
-  const entry: JournalLine = {
-    t: "resource",
-    urn,
-    resource: current ? storeResource(current, providers) : null,
-    pending: (state.pending ?? []).filter((p) => p.urn === urn).map((p) => storeResource(p, providers)),
-  };
-  let text = "";
-  for (const [hash, body] of Object.entries(providers)) {
-    if (written.has(hash)) continue;
-    written.add(hash);
-    text += `${JSON.stringify({ t: "provider", hash, text: body })}\n`;
-  }
-  text += `${JSON.stringify(entry)}\n`;
-  appendFileSync(`${path}.journal`, text);
   return Buffer.byteLength(text);
 }
 

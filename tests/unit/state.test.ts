@@ -6,7 +6,11 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { journal, readState, writeState, type State } from "../../provider/testing/state";
+import { Journal } from "../../provider/testing/journal";
+import { readState, writeState, type State } from "../../provider/testing/state";
+
+/** Bytes the journal of `path` holds now. */
+const journalSize = (path: string) => (existsSync(`${path}.journal`) ? statSync(`${path}.journal`).size : 0);
 
 let dir: string;
 beforeEach(() => {
@@ -40,17 +44,19 @@ test("a journal records each change in O(1), replays on read and is dropped by t
   const path = join(dir, "state.json");
   const state: State = { version: 1, resources: [resource(0)] };
   writeState(path, state);
-  const written = new Set<string>();
+  const journal = new Journal(path);
   const sizes: number[] = [];
   for (let i = 1; i <= 50; i++) {
     state.resources.push(resource(i));
-    sizes.push(journal(path, state, resource(i).urn, written));
+    const before = journalSize(path);
+    journal.resource(state, resource(i).urn);
+    sizes.push(journalSize(path) - before);
   }
   // The provider text goes to the journal once; every later line is the same small size.
   expect(sizes[0]).toBeGreaterThan(PROVIDER.length);
   expect(Math.max(...sizes.slice(1))).toBeLessThan(400);
   state.resources = state.resources.filter((r) => r.name !== "r0");
-  journal(path, state, resource(0).urn, written);
+  journal.resource(state, resource(0).urn);
   appendFileSync(`${path}.journal`, '{"t":"resource","urn":"cut sh'); // a crash mid-line
   const replayed = readState(path);
   expect(replayed.resources.map((r) => r.name)).toEqual(Array.from({ length: 50 }, (_, i) => `r${i + 1}`));
@@ -60,17 +66,31 @@ test("a journal records each change in O(1), replays on read and is dropped by t
   expect(statSync(path).size).toBeLessThan(50 * 300 + PROVIDER.length);
 });
 
-test("pending creates survive in the journal until their outcome is recorded", () => {
+test("a create's intent survives in the journal until its answer; the answer line refers to it", () => {
   const path = join(dir, "state.json");
-  const state: State = { version: 1, resources: [] };
+  const journal = new Journal(path);
   const r = resource(7);
-  state.pending = [
-    { urn: r.urn, type: r.type, name: r.name, inputs: r.inputs, at: "2026-11-21T10:00:00.000Z" },
-  ];
-  journal(path, state, r.urn, new Set());
-  expect(readState(path).pending).toEqual(state.pending);
-  delete state.pending;
-  state.resources.push(r);
-  journal(path, state, r.urn, new Set());
+  const intent = { urn: r.urn, type: r.type, name: r.name, inputs: r.inputs, at: "2026-11-21T10:00:00.000Z" };
+  journal.intent(intent);
+  expect(readState(path)).toEqual({ version: 1, resources: [], pending: [intent] });
+  const before = journalSize(path);
+  journal.answered(intent, r);
+  // The answer carries the id and outputs only: the inputs are the intent's.
+  expect(journalSize(path) - before).toBeLessThan(120);
   expect(readState(path)).toEqual({ version: 1, resources: [r] });
+  const failed = { ...intent, urn: "urn:pulumi:dev::p::t::r8", name: "r8" };
+  journal.intent(failed);
+  journal.answered(failed, undefined);
+  expect(readState(path)).toEqual({ version: 1, resources: [r] });
+});
+
+test("a refresh line holds the new outputs only; replay keeps the provider", () => {
+  const path = join(dir, "state.json");
+  const state: State = { version: 1, resources: [resource(1), resource(2)] };
+  writeState(path, state);
+  const journal = new Journal(path);
+  state.resources[0].outputs = { ...state.resources[0].outputs, enabled: false };
+  journal.outputs(state.resources[0], false);
+  expect(journalSize(path)).toBeLessThan(150);
+  expect(readState(path)).toEqual(state);
 });
