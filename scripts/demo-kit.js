@@ -63,4 +63,14 @@ function run(main) {
   );
 }
 
-module.exports = { ROOT, buildIfNeeded, checker, run };
+/** The steps of a runner command, also when it rejected because some resources failed. */
+async function stepsOf(command) {
+  try {
+    return await command;
+  } catch (err) {
+    if (Array.isArray(err && err.steps)) return err.steps;
+    throw err;
+  }
+}
+
+module.exports = { ROOT, buildIfNeeded, checker, run, stepsOf };

@@ -11,7 +11,7 @@ const { mkdtempSync, readFileSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 
-const { ROOT, buildIfNeeded, checker, run } = require("./demo-kit");
+const { ROOT, buildIfNeeded, checker, run, stepsOf } = require("./demo-kit");
 
 async function main() {
   buildIfNeeded("native/plugin/main.js");
@@ -52,7 +52,7 @@ async function main() {
 
   try {
     await sim.control.resetStats();
-    const preview = await runner.preview();
+    const preview = await stepsOf(runner.preview());
     show("preview", preview, runner.outputs());
     expect(
       preview.length === 4 && preview.every((s) => s.op === "create") && (await writes()) === 0,
@@ -64,7 +64,7 @@ async function main() {
       "getIdentity runs in each team's plugin, even in preview",
     );
 
-    show("up", await runner.up(), runner.outputs());
+    show("up", await stepsOf(runner.up()), runner.outputs());
     let rules = await live();
     const teamOf = (name) => rules.find((r) => r.id === byName(name)?.id)?.teamId;
     expect(
@@ -85,7 +85,7 @@ async function main() {
     );
     runner = runnerWith({ "multi-team:legacyRuleId": legacy.id });
     await sim.control.resetStats();
-    show("up (import)", await runner.up());
+    show("up (import)", await stepsOf(runner.up()));
     expect(
       byName("client2-legacy")?.id === legacy.id && (await writes()) === 0,
       "client2-legacy is in the state with the existing id; nothing was written",
@@ -95,14 +95,14 @@ async function main() {
     const dc = byName("client1-domain-controllers");
     await sim.control.patchRule(dc.id, { enabled: false });
     console.log(`   rule ${dc.id} (client1-domain-controllers) disabled`);
-    const refresh = await runner.refresh();
+    const refresh = await stepsOf(runner.refresh());
     show("refresh", refresh);
     expect(
       refresh.some((s) => s.name === "client1-domain-controllers" && s.op === "drift"),
       "refresh shows client1-domain-controllers drifted",
     );
 
-    show("up (repair)", await runner.up());
+    show("up (repair)", await stepsOf(runner.up()));
     rules = await live();
     expect(
       rules.find((r) => r.id === dc.id)?.enabled === true,
@@ -110,7 +110,7 @@ async function main() {
     );
 
     const finalIds = runner.state().resources.map((r) => r.id);
-    show("destroy", await runner.destroy());
+    show("destroy", await stepsOf(runner.destroy()));
     rules = await live();
     expect(
       finalIds.length === 5 &&

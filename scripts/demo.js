@@ -9,7 +9,7 @@ const { mkdtempSync, readFileSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 
-const { ROOT, buildIfNeeded, checker, run } = require("./demo-kit");
+const { ROOT, buildIfNeeded, checker, run, stepsOf } = require("./demo-kit");
 
 async function main() {
   buildIfNeeded("testing/index.js");
@@ -37,7 +37,7 @@ async function main() {
 
   try {
     await sim.control.resetStats();
-    const preview = await runner.preview();
+    const preview = await stepsOf(runner.preview());
     show("preview", preview);
     const stats = await sim.control.stats();
     const writes = Object.entries(stats.requests).filter(([k]) => /^(PUT|PATCH|DELETE) /.test(k)).length;
@@ -46,7 +46,7 @@ async function main() {
       "preview plans 3 creates and sends no write",
     );
 
-    show("up", await runner.up());
+    show("up", await stepsOf(runner.up()));
     let rules = await live();
     const ids = runner.state().resources.map((r) => r.id);
     expect(
@@ -67,7 +67,7 @@ async function main() {
       `   rule ${dc.id} (domain-controllers) disabled; rule ${db.id} (production-databases) deleted`,
     );
 
-    const refresh = await runner.refresh();
+    const refresh = await stepsOf(runner.refresh());
     show("refresh", refresh);
     expect(
       refresh.some((s) => s.name === "domain-controllers" && s.op === "drift"),
@@ -78,7 +78,7 @@ async function main() {
       "refresh drops production-databases",
     );
 
-    const repair = await runner.up();
+    const repair = await stepsOf(runner.up());
     show("up (repair)", repair);
     rules = await live();
     expect(rules.find((r) => r.id === dc.id)?.enabled === true, "domain-controllers is enabled again");
@@ -89,7 +89,7 @@ async function main() {
     );
 
     const finalIds = runner.state().resources.map((r) => r.id);
-    show("destroy", await runner.destroy());
+    show("destroy", await stepsOf(runner.destroy()));
     rules = await live();
     expect(
       finalIds.every((id) => !rules.some((r) => r.id === id)) && runner.state().resources.length === 0,

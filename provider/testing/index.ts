@@ -5,6 +5,9 @@
  */
 export {
   LifecycleRunner,
+  StepFailedError,
+  stepsOf,
+  type Command,
   type Op,
   type RunnerOptions,
   type State,

@@ -11,6 +11,9 @@
 import type { ProviderProcess } from "./host";
 import { applyPlanned, importById, refOf, type ApplyContext } from "./apply";
 import { Journal } from "./journal";
+import { StepFailedError, type Command } from "./failure";
+
+export { StepFailedError, stepsOf, type Command } from "./failure";
 import {
   errorText,
   readState,
@@ -66,7 +69,7 @@ export class LifecycleRunner {
    * provider that supports preview): what `up` would do. Never creates, updates or deletes anything.
    */
   async preview(): Promise<Step[]> {
-    return this.step(async () => {
+    return this.step("preview", async () => {
       const plan = await this.plan();
       for (const p of plan)
         if (p.op === "create" && isNative(p.declared.type))
@@ -82,25 +85,28 @@ export class LifecycleRunner {
    * default provider from stack config).
    */
   async import(type: string, name: string, id: string, provider?: string): Promise<Step> {
-    return this.step(async () => {
-      const urn = this.urn(type, name);
-      const step: Step = { op: "import", urn, type, name, changes: [], ok: true };
-      const providerUrn = provider === undefined ? undefined : this.urn(NATIVE_PROVIDER_TYPE, provider);
-      const state = this.state();
-      try {
-        const error = await importById(this.applyContext(state), { urn, type, name, id, providerUrn });
-        if (error) return { ...step, ok: false, error };
-        this.save(state);
-        return step;
-      } catch (err) {
-        return { ...step, ok: false, error: errorText(err) };
-      }
-    });
+    const [step] = await this.step("import", async () => [await this.importStep(type, name, id, provider)]);
+    return step;
+  }
+
+  private async importStep(type: string, name: string, id: string, provider?: string): Promise<Step> {
+    const urn = this.urn(type, name);
+    const step: Step = { op: "import", urn, type, name, changes: [], ok: true };
+    const providerUrn = provider === undefined ? undefined : this.urn(NATIVE_PROVIDER_TYPE, provider);
+    const state = this.state();
+    try {
+      const error = await importById(this.applyContext(state), { urn, type, name, id, providerUrn });
+      if (error) return { ...step, ok: false, error };
+      this.save(state);
+      return step;
+    } catch (err) {
+      return { ...step, ok: false, error: errorText(err) };
+    }
   }
 
   /** Applies the plan: create, update, replace (honouring deleteBeforeReplace), delete. */
   async up(): Promise<Step[]> {
-    return this.step(() => this.upStep());
+    return this.step("up", () => this.upStep());
   }
 
   private async upStep(): Promise<Step[]> {
@@ -129,7 +135,7 @@ export class LifecycleRunner {
 
   /** Reads every resource: drift is recorded, a resource that is gone (empty id) is dropped. */
   async refresh(): Promise<Step[]> {
-    return this.step(() => this.refreshStep());
+    return this.step("refresh", () => this.refreshStep());
   }
 
   private async refreshStep(): Promise<Step[]> {
@@ -156,7 +162,7 @@ export class LifecycleRunner {
 
   /** Deletes every resource in the state, last created first. */
   async destroy(): Promise<Step[]> {
-    return this.step(() => this.destroyStep());
+    return this.step("destroy", () => this.destroyStep());
   }
 
   private async destroyStep(): Promise<Step[]> {
@@ -219,15 +225,20 @@ export class LifecycleRunner {
   }
 
   /**
-   * Runs one step with a provider process of its own, as each Pulumi command starts its providers
+   * Runs one step with provider processes of its own, as each Pulumi command starts its providers
    * afresh: nothing a provider caches (e.g. the list of rules a refresh reads from) outlives a step.
+   * Every resource is worked on and recorded; then, if any failed, the step rejects with
+   * {@link StepFailedError} listing every failure (its `steps` hold the whole report).
    */
-  private async step<T>(body: () => Promise<T>): Promise<T> {
+  private async step(command: Command, body: () => Promise<Step[]>): Promise<Step[]> {
+    let steps: Step[];
     try {
-      return await body();
+      steps = await body();
     } finally {
       await this.close();
     }
+    if (steps.some((s) => !s.ok)) throw new StepFailedError(command, steps);
+    return steps;
   }
 
   /** The process serving `ref` in this step (started and configured on first use). */

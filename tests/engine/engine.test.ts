@@ -13,6 +13,7 @@ import {
   declaredResources,
   formatSteps,
   linkPackage,
+  stepsOf,
   type RunnerOptions,
 } from "pulumi-secops/testing";
 import { ROOT, built } from "../helpers/spawn";
@@ -157,7 +158,7 @@ test("a partial failure through the host keeps the rule in state (no orphan)", a
   await sim.control.setFaults([
     { kind: "500", method: "PATCH", path: "/endpoint/hva/automation/", times: 1 },
   ]);
-  const steps = await r.up();
+  const steps = await stepsOf(r.up());
   await sim.control.clearFaults();
   expect(steps[0]).toMatchObject({
     op: "create",
@@ -264,7 +265,7 @@ test("secret hygiene: after a full lifecycle the key is nowhere", async () => {
   collect(await r.destroy());
   // Errors too: a VIEWER run fails every create, and its messages must not carry either key.
   const denied = runner(program, "denied", viewer);
-  const deniedSteps = await denied.up();
+  const deniedSteps = await stepsOf(denied.up());
   expect(deniedSteps.every((s) => !s.ok && /This API key's role is VIEWER/.test(s.error ?? ""))).toBe(true);
   // The provider's own words, without gRPC's "2 UNKNOWN: " status prefix.
   expect(deniedSteps[0].error).toMatch(/^PUT \/endpoint\/hva\/automation failed \(403\): /);
@@ -313,7 +314,7 @@ test("bad inputs are rejected by Check through the host, naming the property, be
     new DirectoryUserSettings("bad-user", { directoryUserId: "du-team-acme-001" });
   }, "bad");
   await sim.control.resetStats();
-  const steps = await r.up();
+  const steps = await stepsOf(r.up());
   expect(steps.map((s) => [s.op, s.name, s.error])).toEqual([
     [
       "check-failed",

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectoryUserSettings, HvaAutomationRule } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
+import { LifecycleRunner, linkPackage, StepFailedError } from "pulumi-secops/testing";
 import { ROOT, built } from "../helpers/spawn";
 
 built("resources/hva-automation-rule.js");
@@ -40,7 +40,14 @@ test("an oversized or misspelt input fails its own step; the rest of the run pro
     config: { "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url },
   });
   try {
-    const steps = await runner.up();
+    const rejected = await runner.up().catch((e: unknown) => e as StepFailedError);
+    expect(rejected).toBeInstanceOf(StepFailedError);
+    // Every failure is listed, after the healthy resource was created and recorded.
+    const message = (rejected as StepFailedError).message;
+    expect(message.split("\n")[0]).toBe("up: 4 of 5 resource(s) failed:");
+    for (const name of ["huge", "long", "typo", "user"])
+      expect(message).toContain(`\n  ${name} (check-failed): `);
+    const steps = (rejected as StepFailedError).steps;
     const byName = [...steps].sort((a, b) => a.name.localeCompare(b.name));
     expect(byName.map((s) => [s.name, s.op, s.ok, s.error])).toEqual([
       ["fine", "create", true, undefined],

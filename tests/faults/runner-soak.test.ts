@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
+import { LifecycleRunner, linkPackage, stepsOf } from "pulumi-secops/testing";
 import { ROOT, built } from "../helpers/spawn";
 
 const RULES = 300;
@@ -45,7 +45,7 @@ for (let i = 0; i < ${RULES}; i++) new HvaAutomationRule("r" + i, { field: "name
     `const { LifecycleRunner } = require("pulumi-secops/testing");
 const runner = new LifecycleRunner({ program: __dirname + "/index.js", programDir: __dirname,
   statePath: __dirname + "/state.json", config: JSON.parse(process.argv[2]) });
-runner.up().then(() => runner.close());
+runner.up().catch(() => undefined).then(() => runner.close());
 `,
   );
 });
@@ -112,12 +112,12 @@ test("300 rules under 20% faults and a kill -9 mid-up converge to exactly the de
         .resources.map((r) => r.id)
         .sort();
     const before = ids();
-    const refreshed = await runner.refresh();
+    const refreshed = await stepsOf(runner.refresh());
     expect(refreshed.filter((st) => st.op === "gone")).toEqual([]);
     expect(ids()).toEqual(before);
     const readFailures = refreshed.filter((st) => !st.ok).length;
     for (; ups < 3;) {
-      const steps = await runner.up();
+      const steps = await stepsOf(runner.up());
       ups++;
       const failed = steps.filter((s) => !s.ok).length;
       for (const s of steps.filter((x) => !x.ok)) errors.push(`${s.op} ${s.name}: ${s.error}`);
@@ -156,7 +156,7 @@ test("300 rules under 20% faults and a kill -9 mid-up converge to exactly the de
 
     // 3. Destroy, faults back on: retried as a user would, it leaves nothing.
     await sim.control.setFaults(FAULTS.filter((f) => f.kind !== "latency"));
-    for (let i = 0; i < 3 && runner.state().resources.length > 0; i++) await runner.destroy();
+    for (let i = 0; i < 3 && runner.state().resources.length > 0; i++) await stepsOf(runner.destroy());
     await sim.control.clearFaults();
     expect(runner.state().resources).toEqual([]);
     expect(await live()).toEqual([]);

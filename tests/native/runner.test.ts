@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as native from "pulumi-secops/native";
-import { LifecycleRunner } from "pulumi-secops/testing";
+import { LifecycleRunner, stepsOf } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ROOT, built, run } from "../helpers/spawn";
 
@@ -59,9 +59,9 @@ test("import(type, name, id) adopts a rule and a user; the program that declares
   await sim.control.resetStats();
   expect(await runner.import(HVA, "legacy", String(rule.id))).toMatchObject({ op: "import", ok: true });
   expect(await runner.import(USERS, "ada", "du-team-acme-005")).toMatchObject({ op: "import", ok: true });
-  expect(await runner.import(HVA, "ghost", "hva-none")).toMatchObject({
-    ok: false,
-    error: `import: no ${HVA} with id hva-none exists`,
+  await expect(runner.import(HVA, "ghost", "hva-none")).rejects.toMatchObject({
+    message: `import: 1 of 1 resource(s) failed:\n  ghost (import): import: no ${HVA} with id hva-none exists`,
+    steps: [expect.objectContaining({ ok: false, error: `import: no ${HVA} with id hva-none exists` })],
   });
   const writes = Object.keys((await sim.control.stats()).requests).filter((k) => !k.startsWith("GET"));
   expect(writes).toEqual([]);
@@ -87,7 +87,7 @@ test("the import option adopts a matching object and refuses one that differs, w
     );
   });
   await sim.control.resetStats();
-  const refused = await runner.up();
+  const refused = await stepsOf(runner.up());
   expect(refused).toEqual([
     expect.objectContaining({
       op: "import",

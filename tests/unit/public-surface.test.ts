@@ -68,10 +68,12 @@ test("each entry point exports exactly its pinned names", () => {
     "LifecycleRunner",
     "NativePluginProcess",
     "ProviderProcess",
+    "StepFailedError",
     "declaredResources",
     "formatSteps",
     "linkPackage",
     "secret",
+    "stepsOf",
     "urnOf",
   ]);
   expect(keys(native)).toEqual([

@@ -257,6 +257,9 @@ async function offline(): Promise<void> {
   const failures: testing.CheckFailure[] = (await plugin.checkConfig(urn, {}, {})).failures;
   const diff: testing.DiffAnswer = await plugin.diffConfig(urn, {}, {});
   const imported: testing.Step = await runner.import("secops:index:HvaAutomationRule", "old", "hva-1");
+  const all: testing.Step[] = await testing.stepsOf(runner.refresh());
+  const command: testing.Command = "refresh";
+  const failedStep = new testing.StepFailedError(command, all);
   void [
     control,
     rules,
@@ -272,6 +275,7 @@ async function offline(): Promise<void> {
     failures,
     diff,
     imported,
+    failedStep,
   ];
   await plugin.close();
   await runner.close();
