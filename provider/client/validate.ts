@@ -7,6 +7,7 @@ import type { CsvExportOptions } from "./csv-export";
 import { SORT_DIRECTIONS } from "./types";
 
 import type { ValidateFunction } from "ajv";
+import { compileCheck } from "./fast-check";
 import { parseInput, parseResponse as parseWithZod } from "./schemas";
 
 // What the client validates with (its only way to the schemas: see lazy.ts).
@@ -59,25 +60,23 @@ export function exportOptions(options: unknown): CsvExportOptions {
 }
 
 /**
- * The fast path of response validation: a JSON-Schema validator compiled (once per schema, with
- * ajv) from the zod schema by `z.toJSONSchema`. It checks the parsed body in place, without the copy
+ * The fast path of response validation: a JSON-Schema validator compiled once per schema from the
+ * zod schema by `z.toJSONSchema` (by `fast-check.ts`, or ajv for what that does not handle). It checks the parsed body in place, without the copy
  * zod makes of every object, and keeps unknown keys as they are. zod stays the source of truth: a body
  * the fast path refuses is parsed by zod, which names the JSON path at fault (or, should the two ever
  * disagree, decides). A test runs both over the same corpus of valid and broken payloads.
  */
-const compiled = new WeakMap<z.ZodType, ValidateFunction | null>();
+type Check = (data: unknown) => boolean;
+const compiled = new WeakMap<z.ZodType, Check | null>();
 let ajv: { compile(schema: object): ValidateFunction } | undefined;
 
-function fastCheck(schema: z.ZodType): ValidateFunction | null {
+function fastCheck(schema: z.ZodType): Check | null {
   let check = compiled.get(schema);
   if (check !== undefined) return check;
   try {
-    if (!ajv) {
-      const Ajv2020 = (require("ajv/dist/2020") as { default: new (o: object) => typeof ajv }).default;
-      ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-    }
     // Throws for what JSON Schema cannot say (a transform, such as the rule list's `{ data }` unwrap).
-    check = ajv!.compile(simplify(z.toJSONSchema(schema)) as object);
+    const json = simplify(z.toJSONSchema(schema)) as object;
+    check = compileCheck(json) ?? ajvCompile(json);
   } catch {
     check = null; // not representable as JSON Schema: zod alone
   }
@@ -104,6 +103,15 @@ function simplify(node: unknown): unknown {
   if (nullAt < 0 || typeof other?.type !== "string") return out;
   const { anyOf: _merged, ...rest } = out;
   return { ...rest, ...other, type: [other.type, "null"] };
+}
+
+/** ajv, for a schema the small compiler does not handle (loaded only then). */
+function ajvCompile(json: object): ValidateFunction {
+  if (!ajv) {
+    const Ajv2020 = (require("ajv/dist/2020") as { default: new (o: object) => typeof ajv }).default;
+    ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  }
+  return ajv!.compile(json);
 }
 
 /** Validates a response body (see the fast path above); SECOPS_RESPONSE_INVALID names the JSON path. */

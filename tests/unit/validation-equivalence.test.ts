@@ -3,7 +3,8 @@
  * verdict on the same corpus: valid payloads, and every nested value of them replaced by a wrong type
  * (or a required field removed). And a refused body is still reported by zod, naming the JSON path.
  */
-import type { z } from "zod";
+import { toJSONSchema, type z } from "zod";
+import { compileCheck } from "../../provider/client/fast-check";
 import {
   directoryUserSchema,
   fastAccepts,
@@ -124,4 +125,15 @@ test("a body the fast path accepts comes back as it is, unknown keys kept; a ref
         "GET /p: response $.data[0].endpoints[0].hva does not fit the API schema: Invalid input: expected boolean, received string",
     }),
   );
+});
+
+test("the small compiler handles every response schema; anything else goes to ajv, never unchecked", () => {
+  for (const schema of [threatIndicatorPageSchema, identitySchema, hvaRuleSchema, directoryUserSchema])
+    expect(typeof compileCheck(toJSONSchema(schema))).toBe("function");
+  // A keyword it does not know (pattern, $ref, ...) makes it give up rather than ignore it.
+  expect(compileCheck({ type: "string", pattern: "^a" })).toBeUndefined();
+  expect(compileCheck({ type: "object", properties: { a: { $ref: "#/x" } } })).toBeUndefined();
+  // A missing property is read as missing, never as Object.prototype's member of that name.
+  const check = compileCheck({ type: "object", properties: { toString: { type: "string" } } })!;
+  expect([check({}), check({ toString: "x" }), check({ toString: 1 })]).toEqual([true, true, false]);
 });
