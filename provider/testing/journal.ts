@@ -12,7 +12,7 @@ import {
   type PendingCreate,
   type State,
   type StateResource,
-} from "./state";
+} from "./records";
 
 type Stored<T> = T & { provider?: string };
 type Bag = Record<string, unknown>;

@@ -12,7 +12,6 @@ import type { ProviderProcess } from "./host";
 import { applyPlanned, importById, refOf, type ApplyContext } from "./apply";
 import { Journal } from "./journal";
 import { StepFailedError, type Command } from "./failure";
-
 export { StepFailedError, stepsOf, type Command } from "./failure";
 import {
   errorText,
