@@ -9,7 +9,8 @@ import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
 import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
 import { SecOpsTimeoutError } from "./errors";
-import { ambiguous, errName, failureOf, transportError } from "./failures";
+import { Deadlines } from "./deadlines";
+import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
 import { undici } from "./lazy";
 import { logger, type Log } from "./log";
 import {
@@ -86,6 +87,7 @@ export class HttpTransport {
   readonly #budget: Budget;
   readonly #userAgent: string;
   readonly #log: Log | undefined;
+  readonly #deadlines = new Deadlines();
   #closed = false;
 
   constructor(settings: HttpSettings) {
@@ -220,14 +222,15 @@ export class HttpTransport {
   }
 
   /**
-   * One attempt: waits for a slot and the answer's headers, together within timeoutMs (undici's own
-   * headers timeout gets what the slot wait left; no AbortController or timer of ours per attempt).
-   * Each pause in the body is bounded by timeoutMs (undici's body timeout).
+   * One attempt: waits for a slot and the answer's headers, together within timeoutMs (checked by the
+   * transport's one deadline timer, see deadlines.ts). Each pause in a body is bounded by timeoutMs
+   * (undici's body timeout).
    */
   private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
     const started = Date.now();
-    const done = this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs));
+    const release = this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs));
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
+    const done = release;
     try {
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
@@ -242,15 +245,17 @@ export class HttpTransport {
       } else if (spec.form) {
         body = spec.form();
       }
-      const res = await this.#dispatcher.request({
+      const request = this.#dispatcher.request({
         origin: this.#settings.origin,
         path: this.#settings.basePath + spec.path + queryString(spec.query),
         method: spec.method,
         headers,
         body,
-        headersTimeout: left,
+        headersTimeout: left + 1_000, // a backstop: ours fires first
         bodyTimeout: this.#settings.timeoutMs,
       });
+      // An answer after the deadline is drained and dropped, so its connection is reused.
+      const res = await this.#deadlines.race(request, started + this.#settings.timeoutMs, timedOut, dropLate);
       return {
         status: res.statusCode,
         headers: res.headers,
@@ -271,3 +276,6 @@ function queryString(query: RequestSpec["query"]): string {
   const s = params.toString();
   return s ? `?${s}` : "";
 }
+
+const timedOut = () => new TimeoutSignal();
+const dropLate = (res: Dispatcher.ResponseData) => void res.body.dump().catch(() => undefined);
