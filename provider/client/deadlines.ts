@@ -1,61 +1,68 @@
 /**
  * Deadlines for many requests with one timer. An AbortController and a timer per attempt cost the
- * client as much as the whole request (measured: 2x raw undici), and undici's own headers timeout is
- * coarse (it may fire a second late). Here each waiting request is a set entry; one interval, running
- * only while something waits, fails the overdue ones at most {@link TICK_MS} late.
+ * client as much as the request itself (measured: 2x raw undici), and undici's own headers timeout is
+ * coarse (it may fire a second late). Here each attempt gets a tiny abort signal (the EventEmitter
+ * form undici accepts: `on`/`once`/`removeListener`), and one interval, running only while something is in
+ * flight, fires the overdue ones at most {@link TICK_MS} late.
  */
 
 /** How often the deadlines are checked. */
 export const TICK_MS = 20;
 
-interface Waiter {
+/** An abort signal undici accepts, without an AbortController's cost. */
+export class DeadlineSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  #listener: (() => void) | undefined;
+
+  once(_event: "abort", listener: () => void): void {
+    this.#listener = listener;
+  }
+
+  /** undici checks that a signal has `on` (it registers with `once`). */
+  on(event: "abort", listener: () => void): void {
+    this.once(event, listener);
+  }
+
+  removeListener(_event: "abort", listener: () => void): void {
+    if (this.#listener === listener) this.#listener = undefined;
+  }
+
+  /** Aborts the request it was given to (once). */
+  fire(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    listener?.();
+  }
+}
+
+interface Watched {
   deadline: number;
-  fail: () => void;
+  signal: DeadlineSignal;
+  reason: () => unknown;
 }
 
 export class Deadlines {
-  readonly #waiting = new Set<Waiter>();
+  readonly #watched = new Set<Watched>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  /**
-   * Resolves as `work` does, or rejects with `onTimeout()` once `deadline` (epoch ms) has passed.
-   * `late` receives what `work` resolves to after the deadline (to release it).
-   */
-  race<T>(work: Promise<T>, deadline: number, onTimeout: () => Error, late: (value: T) => void): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const waiter: Waiter = {
-        deadline,
-        fail: () => {
-          settled = true;
-          reject(onTimeout());
-        },
-      };
-      this.add(waiter);
-      work.then(
-        (value) => {
-          this.remove(waiter);
-          if (settled) late(value);
-          else resolve(value);
-        },
-        (err: unknown) => {
-          this.remove(waiter);
-          if (!settled) reject(err);
-        },
-      );
-    });
+  /** A signal that fires with `reason()` at `deadline` (epoch ms) unless `clear`ed first. */
+  watch(deadline: number, reason: () => unknown): { signal: DeadlineSignal; clear: () => void } {
+    const entry: Watched = { deadline, signal: new DeadlineSignal(), reason };
+    this.#watched.add(entry);
+    if (!this.#timer) {
+      this.#timer = setInterval(() => this.tick(), TICK_MS);
+      this.#timer.unref();
+    }
+    return { signal: entry.signal, clear: () => this.remove(entry) };
   }
 
-  private add(w: Waiter): void {
-    this.#waiting.add(w);
-    if (this.#timer) return;
-    this.#timer = setInterval(() => this.tick(), TICK_MS);
-    this.#timer.unref();
-  }
-
-  private remove(w: Waiter): void {
-    this.#waiting.delete(w);
-    if (this.#waiting.size === 0 && this.#timer) {
+  private remove(entry: Watched): void {
+    this.#watched.delete(entry);
+    if (this.#watched.size === 0 && this.#timer) {
       clearInterval(this.#timer);
       this.#timer = undefined;
     }
@@ -63,10 +70,10 @@ export class Deadlines {
 
   private tick(): void {
     const now = Date.now();
-    for (const w of this.#waiting)
-      if (w.deadline <= now) {
-        this.remove(w);
-        w.fail();
+    for (const entry of this.#watched)
+      if (entry.deadline <= now) {
+        this.remove(entry);
+        entry.signal.fire(entry.reason());
       }
   }
 }

@@ -72,7 +72,9 @@ interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData["body"];
-  /** Gives back the slot (idempotent). */
+  /** Drops the attempt's deadline (a stream keeps only the idle timeout). */
+  clearTimer: () => void;
+  /** Gives back the slot and drops the deadline (idempotent). */
   done: () => void;
 }
 
@@ -137,6 +139,7 @@ export class HttpTransport {
   stream(spec: RequestSpec, deadlineMs?: number): Promise<Readable> {
     const started = Date.now();
     return this.call(spec, async (res) => {
+      res.clearTimer();
       const body = res.body as unknown as Readable;
       const out = new PassThrough();
       const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
@@ -222,15 +225,19 @@ export class HttpTransport {
   }
 
   /**
-   * One attempt: waits for a slot and the answer's headers, together within timeoutMs (checked by the
-   * transport's one deadline timer, see deadlines.ts). Each pause in a body is bounded by timeoutMs
-   * (undici's body timeout).
+   * One attempt: waits for a slot and the answer (headers and a JSON body), together within timeoutMs,
+   * checked by the transport's one deadline timer (deadlines.ts); a stream drops the deadline once the
+   * headers are in and keeps the idle timeout (undici's body timeout).
    */
   private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
     const started = Date.now();
     const release = this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs));
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
-    const done = release;
+    const deadline = this.#deadlines.watch(started + this.#settings.timeoutMs, timedOut);
+    const done = () => {
+      deadline.clear();
+      release();
+    };
     try {
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
@@ -245,21 +252,21 @@ export class HttpTransport {
       } else if (spec.form) {
         body = spec.form();
       }
-      const request = this.#dispatcher.request({
+      const res = await this.#dispatcher.request({
         origin: this.#settings.origin,
         path: this.#settings.basePath + spec.path + queryString(spec.query),
         method: spec.method,
         headers,
         body,
+        signal: deadline.signal,
         headersTimeout: left + 1_000, // a backstop: ours fires first
         bodyTimeout: this.#settings.timeoutMs,
       });
-      // An answer after the deadline is drained and dropped, so its connection is reused.
-      const res = await this.#deadlines.race(request, started + this.#settings.timeoutMs, timedOut, dropLate);
       return {
         status: res.statusCode,
         headers: res.headers,
         body: res.body,
+        clearTimer: deadline.clear,
         done,
       };
     } catch (err) {
@@ -278,4 +285,3 @@ function queryString(query: RequestSpec["query"]): string {
 }
 
 const timedOut = () => new TimeoutSignal();
-const dropLate = (res: Dispatcher.ResponseData) => void res.body.dump().catch(() => undefined);
