@@ -244,13 +244,17 @@ async function transportBench() {
   };
   for (const f of [same, bare, ours]) await run(f);
   const runs = { same: [], bare: [], ours: [] };
-  for (let i = 0; i < 7; i++)
-    for (const [k, f] of [
-      ["same", same],
-      ["bare", bare],
-      ["ours", ours],
-    ])
+  // 15 rounds, the order rotating each round, so neither side always runs on a warmer machine.
+  const order = [
+    ["same", same],
+    ["bare", bare],
+    ["ours", ours],
+  ];
+  for (let i = 0; i < 15; i++)
+    for (let j = 0; j < order.length; j++) {
+      const [k, f] = order[(i + j) % order.length];
       runs[k].push(await run(f));
+    }
   const m = (k, what) => median(runs[k].map((r) => r[what]));
   for (const what of ["wall", "cpu"]) {
     const ratio = m("ours", what) / m("same", what);

@@ -220,6 +220,19 @@ test("timeouts: SECOPS_TIMEOUT for a read", async () => {
   await c.close();
 });
 
+test("timeouts of 10 s or more (the default path) are enforced by undici's timers, at most a second late", async () => {
+  const c = mk({ timeoutMs: 10_000, maxRetries: 0 });
+  rec.reply({ status: 200, json: rule, delayMs: 14_000 });
+  const started = Date.now();
+  await expect(c.getHvaRule("r1")).rejects.toMatchObject({
+    code: "SECOPS_TIMEOUT",
+    message: "GET /endpoint/hva/automation/r1: timed out after 10000 ms",
+  });
+  const took = Date.now() - started;
+  expect(took).toBeGreaterThanOrEqual(10_000);
+  expect(took).toBeLessThan(11_500);
+}, 30_000);
+
 test("timeouts: a timed-out PUT is ambiguous, not re-sent", async () => {
   const c = mk({ timeoutMs: 100 });
   rec.reply({ status: 201, json: rule, delayMs: 500 });
