@@ -45,7 +45,27 @@ interface Watched {
   reason: () => unknown;
 }
 
+/**
+ * Timeouts under this are enforced by our own deadline (to {@link TICK_MS}); longer ones by undici's
+ * timers, which may fire up to a second late (under 10% of such a timeout) but cost a request nothing.
+ */
+export const PRECISE_BELOW_MS = 10_000;
+
+const UNWATCHED = { signal: undefined, clear: () => undefined };
+
 export class Deadlines {
+  /**
+   * The deadline of an attempt started at `started` (epoch ms): a signal for a timeout under
+   * {@link PRECISE_BELOW_MS}, none (undici's own timers apply) for a longer one.
+   */
+  forAttempt(
+    started: number,
+    timeoutMs: number,
+    reason: () => unknown,
+  ): { signal: DeadlineSignal | undefined; clear: () => void } {
+    return timeoutMs < PRECISE_BELOW_MS ? this.watch(started + timeoutMs, reason) : UNWATCHED;
+  }
+
   readonly #watched = new Set<Watched>();
   #timer: ReturnType<typeof setInterval> | undefined;
 

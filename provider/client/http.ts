@@ -227,19 +227,14 @@ export class HttpTransport {
   /**
    * One attempt: waits for a slot and the answer (headers and a JSON body), together within timeoutMs:
    * under 10 s checked by the transport's one deadline timer (deadlines.ts), from 10 s by undici's own
-   * headers and body timeouts ({@link PRECISE_BELOW_MS}). A stream drops the deadline once the
+   * headers and body timeouts (see Deadlines.forAttempt). A stream drops the deadline once the
    * headers are in and keeps the idle timeout (undici's body timeout).
    */
   private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
     const started = Date.now();
     const release = this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs));
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
-    // A short timeout needs our deadline (undici's timers run up to a second late); a long one (the
-    // default 30 s) is left to undici's own headers and body timeouts, sparing every request a signal.
-    const deadline =
-      this.#settings.timeoutMs < PRECISE_BELOW_MS
-        ? this.#deadlines.watch(started + this.#settings.timeoutMs, timedOut)
-        : UNWATCHED;
+    const deadline = this.#deadlines.forAttempt(started, this.#settings.timeoutMs, timedOut);
     const done = () => {
       deadline.clear();
       release();
@@ -291,10 +286,3 @@ function queryString(query: RequestSpec["query"]): string {
 }
 
 const timedOut = () => new TimeoutSignal();
-
-/**
- * Timeouts under this are enforced by our own deadline (to 20 ms); longer ones by undici's timers,
- * which may fire up to a second late (under 10% of such a timeout) but cost a request nothing.
- */
-const PRECISE_BELOW_MS = 10_000;
-const UNWATCHED = { signal: undefined, clear: () => undefined };
