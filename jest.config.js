@@ -12,4 +12,5 @@ module.exports = {
   },
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: { warnOnly: false } }] },
   testTimeout: 60000,
+  setupFiles: ["<rootDir>/tests/helpers/setup-env.ts"],
 };

@@ -20,6 +20,7 @@ export {
   SecOpsInputError,
   SecOpsNetworkError,
   SecOpsResponseError,
+  SecOpsSafetyError,
   SecOpsTimeoutError,
   assumptions,
   isSecOpsError,

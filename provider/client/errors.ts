@@ -27,6 +27,8 @@ export const ErrorCodes = {
   CONFIG: "SECOPS_CONFIG",
   INCOMPLETE: "SECOPS_INCOMPLETE",
   UNSUPPORTED: "SECOPS_UNSUPPORTED",
+  WRONG_TEAM: "SECOPS_WRONG_TEAM",
+  UNPROVEN: "SECOPS_UNPROVEN",
 } as const;
 
 /** One of {@link ErrorCodes}. */
@@ -39,13 +41,43 @@ const secrets = new Set<string>();
  * error or a log line. (Clients refuse keys shorter than 8 characters, so every key is registered.)
  */
 export function registerSecret(secret: string): void {
-  if (secret !== "") secrets.add(secret);
+  if (secret === "") return;
+  for (const form of encodings(secret)) secrets.add(form);
 }
 
-/** Replaces every registered secret in `text` with `[REDACTED]`. */
+/**
+ * Every form in which a server or proxy might echo a secret: plain, URL-encoded (both ways of
+ * writing a space), JSON-escaped, and base64 / base64url (with or without padding) of the secret, of
+ * the `Bearer <secret>` header value and of the whole `Authorization: Bearer <secret>` header line.
+ */
+export function encodings(secret: string): string[] {
+  const b64 = (s: string) => {
+    const std = Buffer.from(s, "utf8").toString("base64");
+    const url = Buffer.from(s, "utf8").toString("base64url");
+    return [std, std.replace(/=+$/, ""), url];
+  };
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, "+"),
+    JSON.stringify(secret).slice(1, -1),
+    ...b64(secret),
+    ...b64(`Bearer ${secret}`),
+    ...b64(`Authorization: Bearer ${secret}`),
+  ];
+  // Longest first, so a form that contains a shorter one is replaced whole.
+  return [...new Set(forms)].filter((f) => f.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every registered secret, in each of its {@link encodings}, in `text` with `[REDACTED]`. */
 export function redact(text: string): string {
+  return redactValues(text, secrets);
+}
+
+/** Replaces each of `values` (already expanded to their encodings) in `text` with `[REDACTED]`. */
+export function redactValues(text: string, values: Iterable<string>): string {
   let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[REDACTED]");
+  for (const s of values) if (out.includes(s)) out = out.split(s).join("[REDACTED]");
   return out;
 }
 
@@ -175,6 +207,24 @@ export class SecOpsInputError extends SecOpsError {
 export class SecOpsConfigError extends SecOpsError {
   constructor(message: string, field?: string) {
     super(ErrorCodes.CONFIG, message, field === undefined ? {} : { field });
+  }
+}
+
+/** The codes of {@link SecOpsSafetyError}. */
+export type SafetyErrorCode = typeof ErrorCodes.WRONG_TEAM | typeof ErrorCodes.UNPROVEN;
+
+/**
+ * The provider refused to act because acting could harm what it cannot prove is its own, and sent
+ * nothing that could: the key belongs to another team than the object (WRONG_TEAM), or which rule an
+ * interrupted create made cannot be told from rules it did not make (UNPROVEN; `candidates` names them).
+ */
+export class SecOpsSafetyError extends SecOpsError {
+  declare readonly code: SafetyErrorCode;
+  /** For UNPROVEN: the ids of the rules that could be the one the interrupted create made. */
+  readonly candidates?: string[];
+  constructor(code: SafetyErrorCode, message: string, candidates?: string[]) {
+    super(code, message);
+    if (candidates !== undefined) this.candidates = candidates;
   }
 }
 

@@ -15,8 +15,7 @@ import { undici } from "./lazy";
 import { logger, type Log } from "./log";
 import {
   Budget,
-  GATEWAY_STATUSES,
-  RETRYABLE_STATUSES,
+  retryableStatus,
   SlotTimeout,
   backoffMs,
   failedBeforeSend,
@@ -212,11 +211,11 @@ export class HttpTransport {
         }
       }
       const failure = await failureOf(spec, res, this.#settings.isUnknownRoute);
-      // A gateway's 502/504 may come after the upstream applied a non-idempotent write.
-      if (!spec.idempotent && GATEWAY_STATUSES.has(res.status))
-        throw ambiguous(spec, failure.message, failure);
+      // Any 5xx to a non-idempotent write may come after the server (or the upstream behind a
+      // gateway) applied it: the caller reconciles; it is never re-sent blindly.
+      if (!spec.idempotent && res.status >= 500) throw ambiguous(spec, failure.message, failure);
       const retryAfter = parseRetryAfter(res.headers["retry-after"]);
-      const retryable = RETRYABLE_STATUSES.has(res.status) && attempt < attempts;
+      const retryable = retryableStatus(spec.method, res.status) && attempt < attempts;
       if (!retryable || (retryAfter !== undefined && retryAfter > this.#settings.maxRetryAfterMs))
         throw failure;
       // Never earlier than Retry-After, counted from when the answer arrived, by the wall clock.

@@ -14,6 +14,7 @@ export {
   SecOpsInputError,
   SecOpsNetworkError,
   SecOpsResponseError,
+  SecOpsSafetyError,
   SecOpsTimeoutError,
   isSecOpsError,
   type ErrorCode,

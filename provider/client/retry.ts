@@ -6,8 +6,13 @@
 /** Statuses worth another attempt: rate limiting and transient gateway/availability failures. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 
-/** Statuses a gateway answers with, possibly after the upstream processed the request. */
-export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504]);
+/**
+ * True when an idempotent request answered `status` is worth another attempt. A DELETE answered 500
+ * is tried again too: deleting twice is harmless, and a delete given up on leaves a rule behind.
+ */
+export function retryableStatus(method: string, status: number): boolean {
+  return RETRYABLE_STATUSES.has(status) || (method === "DELETE" && status === 500);
+}
 
 /** Network error codes that prove the request never left this process (safe to resend anything). */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set([

@@ -9,7 +9,7 @@ import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
 import { isDotSegment } from "../client/ids";
 import type { DirectoryUser } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
-import { isPendingId, Failures, cannotImport, explainForbidden, isUnknown } from "./runtime";
+import { isPendingId, Failures, assertTeam, cannotImport, explainForbidden, isUnknown } from "./runtime";
 import { dynamicImplementation } from "./shim-target";
 
 /** The flags this resource can manage. */
@@ -192,6 +192,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     props?: DirectoryUserSettingsOutputs,
   ): Promise<pulumi.dynamic.ReadResult<DirectoryUserSettingsOutputs>> {
     const client = await this.ctx.client();
+    await assertTeam(client, props?.teamId, `directory user ${id}`);
     let user: DirectoryUser | undefined;
     try {
       user = await readUser(client, id);
@@ -219,6 +220,8 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     olds: DirectoryUserSettingsOutputs,
     news: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.UpdateResult<DirectoryUserSettingsOutputs>> {
+    const client = await this.ctx.client();
+    await assertTeam(client, olds?.teamId, `directory user ${id}`);
     const flags = managed(news);
     // A newly managed flag's previous value is the last value seen before we took it over.
     const previousValues = Object.fromEntries(
@@ -227,7 +230,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     const changed = flags.filter((f) => news[f] !== olds[f]);
     if (changed.length === 0)
       return { outs: { ...olds, previousValues, restoreOnDelete: news.restoreOnDelete ?? false } };
-    const user = await patch(await this.ctx.client(), id, pick(news, changed));
+    const user = await patch(client, id, pick(news, changed));
     return { outs: outputs(user, previousValues, news.restoreOnDelete ?? false) };
   }
 
@@ -239,6 +242,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     );
     if (Object.keys(restore).length === 0) return;
     const client = await this.ctx.client();
+    await assertTeam(client, props.teamId, `directory user ${id}`);
     await patch(client, id, restore).catch((err: unknown) => {
       if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
     });

@@ -8,10 +8,22 @@ import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
-import { Failures, cannotImport, explainForbidden, isPendingId, isUnknown, partialFailure } from "./runtime";
+import {
+  Failures,
+  assertTeam,
+  cannotImport,
+  explainForbidden,
+  isPendingId,
+  isUnknown,
+  partialFailure,
+  teamOf,
+} from "./runtime";
 import { dynamicImplementation } from "./shim-target";
 import { RuleListCache } from "./hva-list-cache";
-import { createOnce, identical, listOrExplain, removePendingCreate } from "./hva-reconcile";
+import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./hva-reconcile";
+import { adoptLeftCreate, removePendingCreate } from "./hva-settle";
+import { intentJournal } from "./intents";
+import { FreshLoad, KeyedLock } from "./serial";
 
 /** Arguments of HvaAutomationRule (both front-ends). */
 export interface HvaAutomationRuleArgs {
@@ -78,18 +90,45 @@ async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRul
   }
 }
 
-/** Adopts or creates the rule, then sets `enabled` if the API's default differs. */
+/** What a create needs besides its inputs: the instance's claimed rules, list loader and journal. */
+interface CreateContext {
+  client: SecOpsClient;
+  claimed: Set<string>;
+  lists: FreshLoad<HvaRule[]>;
+  warn: ResourceContext["warn"];
+}
+
+/**
+ * Adopts (adoptExisting, or what a crashed create of this rule made), or records the rules that exist
+ * (the proof), journals the intent and creates; then sets `enabled` if the API's default differs.
+ */
 async function createRule(
-  client: SecOpsClient,
+  c: CreateContext,
   inputs: HvaRuleInputs,
-  claimed: Set<string>,
 ): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
-  let rule: HvaRule | undefined;
-  if (inputs.adoptExisting) {
+  const { client, claimed } = c;
+  const team = await teamOf(client);
+  const journal = intentJournal();
+  let rule = await adoptLeftCreate(client, journal, team, inputs, claimed);
+  const list = () => listForReconcile(client, "creating an HVA rule records the rules that exist before it");
+  const before = rule ? undefined : await rulesBefore(() => c.lists.get().then(undefined, list), inputs);
+  if (!rule && inputs.adoptExisting) {
     const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
     rule = rules.find((r) => identical(r, inputs, claimed));
   }
-  rule ??= await createOnce(client, inputs, claimed);
+  if (!rule) {
+    const at = new Date().toISOString();
+    // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
+    const intent = before
+      ? journal.open(team, { field: inputs.field, search: inputs.search, before, at })
+      : undefined;
+    if (journal.failure) c.warn("intent-journal", journal.failure);
+    try {
+      rule = await createOnce(client, inputs, team, before, claimed);
+    } finally {
+      intent?.close(); // the outcome (an id, a pending id, or a definite failure) goes back to the caller
+    }
+  }
   claimed.add(rule.id);
   rule = await ensureEnabled(client, rule, inputs);
   return { id: rule.id, outs: outputs(rule, inputs) };
@@ -122,6 +161,9 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   readonly #listCache = new RuleListCache();
   /** Rules this instance created or adopted, so two resources never claim one rule. */
   readonly #claimed = new Set<string>();
+  /** Creates of the same rule (field and search) run one at a time. */
+  readonly #creating = new KeyedLock();
+  readonly #lists = new WeakMap<SecOpsClient, FreshLoad<HvaRule[]>>();
 
   constructor(private readonly ctx: ResourceContext) {}
 
@@ -130,6 +172,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
+    await this.sameTeamIfKnown(id, olds);
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
     const replaces = (["field", "search"] as const).filter((k) => isUnknown(news[k]) || olds[k] !== news[k]);
@@ -140,17 +183,22 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
     const client = await this.ctx.client();
-    return writing(this.#listCache, () => createRule(client, inputs, this.#claimed)).catch(
-      async (err: unknown) => {
+    let lists = this.#lists.get(client);
+    if (!lists) this.#lists.set(client, (lists = new FreshLoad(() => client.listHvaRules())));
+    const c = { client, claimed: this.#claimed, lists, warn: (k: string, m: string) => this.ctx.warn(k, m) };
+    const key = JSON.stringify([inputs.field, inputs.search]);
+    return this.#creating
+      .run(key, () => writing(this.#listCache, () => createRule(c, inputs)))
+      .catch(async (err: unknown) => {
         throw await explainForbidden(client, err);
-      },
-    );
+      });
   }
 
   /** Refresh (with the last outputs) or import (`props` undefined: the id is all there is). */
   async read(id: string, props?: HvaRuleOutputs): Promise<pulumi.dynamic.ReadResult<HvaRuleOutputs>> {
     if (isPendingId(id)) return { id, props }; // kept until the next up or destroy settles it
     const client = await this.ctx.client();
+    await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     const listed = (await this.#listCache.rules(client))?.get(id);
     if (listed) return { id, props: outputs(listed, props ?? { field: "", search: "", enabled: true }) };
     // Not in the list (or no list): a GET tells "deleted" from "not listed".
@@ -172,11 +220,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   async update(
     id: string,
-    _olds: HvaRuleOutputs,
+    olds: HvaRuleOutputs,
     news: HvaRuleInputs,
   ): Promise<pulumi.dynamic.UpdateResult<HvaRuleOutputs>> {
+    const client = await this.ctx.client();
+    await assertTeam(client, olds?.teamId, `HVA rule ${id}`);
     return writing(this.#listCache, async () => {
-      const client = await this.ctx.client();
       try {
         const rule = await client.setHvaRuleEnabled(id, news.enabled);
         return { outs: outputs(rule, news) };
@@ -192,9 +241,16 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   }
 
   async delete(id: string, props: HvaRuleOutputs): Promise<void> {
+    const client = await this.ctx.client();
+    await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     return writing(this.#listCache, async () => {
-      const client = await this.ctx.client();
-      if (isPendingId(id)) return removePendingCreate(client, props, this.#claimed);
+      if (isPendingId(id)) {
+        const team = await teamOf(client);
+        const key = JSON.stringify([props.field, props.search]);
+        const settle = () =>
+          removePendingCreate(client, intentJournal(), team, props as never, this.#claimed);
+        return this.#creating.run(key, settle);
+      }
       try {
         await client.deleteHvaRule(id);
       } catch (err) {
@@ -211,6 +267,17 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
         this.#claimed.delete(id);
       }
     });
+  }
+
+  /**
+   * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had;
+   * when it cannot, the operation that follows checks it before sending anything.
+   */
+  private async sameTeamIfKnown(id: string, olds: HvaRuleOutputs): Promise<void> {
+    if (typeof olds?.teamId !== "string" || olds.teamId === "") return;
+    const client = await this.ctx.client().catch(() => undefined);
+    const team = client && (await teamOf(client).catch(() => undefined));
+    if (team !== undefined && client) await assertTeam(client, olds.teamId, `HVA rule ${id}`);
   }
 }
 

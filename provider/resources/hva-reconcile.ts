@@ -1,24 +1,38 @@
 /**
- * How HvaAutomationRule settles what the API left unknown: a PUT whose outcome is unknown is
- * reconciled through the list (tried again on transient failures) and, when that cannot settle it,
- * recorded as a pending create that its next operation settles. Never a blind second PUT.
+ * How HvaAutomationRule proves which rule is its own. Before a create's PUT the team's list is read
+ * and the rules with the same field and search are recorded (`before`, also in the intent journal).
+ * A PUT whose outcome is unknown (5xx, reset or timeout after sending, an unusable 2xx) is reconciled
+ * through the list: a rule that was not there before, and that no resource of this provider instance
+ * holds, is ours only if it is the one such rule. When that cannot be proven, nothing is claimed or
+ * deleted: the create is recorded as pending (with `before`), and the error names the candidates.
+ * Never a blind second PUT.
  */
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, SecOpsError, SecOpsSafetyError, isSecOpsError } from "../client/errors";
 import { backoffMs, sleep } from "../client/retry";
 import type { HvaRule } from "../client/types";
 import type { HvaRuleInputs } from "./hva-automation-rule";
 import { partialFailure, pendingId } from "./runtime";
 
+type Rule = Pick<HvaRuleInputs, "field" | "search">;
+
+/** What a pending create keeps in its properties: the proof its settle needs. */
+export interface PendingRecord {
+  before: string[] | null;
+  at: string;
+}
+/** The property of a pending create's state that holds its {@link PendingRecord}. */
+export const PENDING_PROPERTY = "__pendingCreate";
+
+/** True for a rule with the same field and search as `i`. */
+export const sameRule = (r: HvaRule, i: Rule) => r.searchField === i.field && r.search === i.search;
+
 /**
  * True for an unclaimed rule with the same field and search as `i`. `claimed` holds the rules one
  * provider instance created or adopted, so two resources never claim one rule.
  */
-export const identical = (
-  r: HvaRule,
-  i: Pick<HvaRuleInputs, "field" | "search">,
-  claimed: ReadonlySet<string>,
-) => r.searchField === i.field && r.search === i.search && !claimed.has(r.id);
+export const identical = (r: HvaRule, i: Rule, claimed: ReadonlySet<string>) =>
+  sameRule(r, i) && !claimed.has(r.id);
 
 /** Lists rules, or explains that this API cannot (strict-spec). */
 export async function listOrExplain(client: SecOpsClient, why: string): Promise<HvaRule[]> {
@@ -49,7 +63,7 @@ const TRANSIENT: readonly string[] = [
 const LIST_TRIES = 4;
 
 /** Lists rules for a reconciliation, trying again on transient failures (a 500 on a list is not final). */
-async function listForReconcile(client: SecOpsClient, why: string): Promise<HvaRule[]> {
+export async function listForReconcile(client: SecOpsClient, why: string): Promise<HvaRule[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await listOrExplain(client, why);
@@ -62,13 +76,50 @@ async function listForReconcile(client: SecOpsClient, why: string): Promise<HvaR
 }
 
 /**
- * PUT, reconciling an unknown outcome through the list: an identical unclaimed rule is taken as ours
- * (never a duplicate); none means the PUT did not land, so it is sent again. When the list cannot
- * settle it, the create is recorded as pending (a partial failure under a pending id), never forgotten.
+ * The rules a create must never claim: those with its field and search that the list shows now,
+ * before its PUT. Undefined when this API has no list route (strict-spec): an unknown outcome then
+ * cannot be reconciled, only recorded.
  */
+export async function rulesBefore(
+  list: () => Promise<HvaRule[]>,
+  inputs: Rule,
+): Promise<string[] | undefined> {
+  try {
+    return (await list()).filter((r) => sameRule(r, inputs)).map((r) => r.id);
+  } catch (err) {
+    if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) return undefined;
+    throw err;
+  }
+}
+
+/** The rules that may be what an interrupted create made: same rule, not there before, not held. */
+export function candidates(
+  rules: HvaRule[],
+  i: Rule,
+  before: readonly string[],
+  claimed: ReadonlySet<string>,
+) {
+  return rules.filter((r) => identical(r, i, claimed) && !before.includes(r.id));
+}
+
+const describe = (i: Rule) => `HVA rule with field ${JSON.stringify(i.field)}`;
+
+/** The error of a settle that cannot tell which rule an interrupted create made. */
+export function unproven(i: Rule, found: HvaRule[], what: string): SecOpsSafetyError {
+  const ids = found.map((r) => r.id);
+  return new SecOpsSafetyError(
+    ErrorCodes.UNPROVEN,
+    `${what}: ${ids.length} rules (${ids.join(", ")}) could each be the ${describe(i)} it made, so none was claimed or deleted. Check them in the product: delete the one this resource made and run up again, or import it (pulumi import secops:index:HvaAutomationRule <name> <id>)`,
+    ids,
+  );
+}
+
+/** PUT, reconciling an unknown outcome through the list (see the module comment). */
 export async function createOnce(
   client: SecOpsClient,
   inputs: HvaRuleInputs,
+  team: string,
+  before: string[] | undefined,
   claimed: ReadonlySet<string>,
 ): Promise<HvaRule> {
   for (let attempt = 1; ; attempt++) {
@@ -78,53 +129,56 @@ export async function createOnce(
       // AMBIGUOUS: the PUT may have landed. RESPONSE_INVALID: it landed (2xx) but the answer is unusable.
       const unknownOutcome =
         isSecOpsError(err, ErrorCodes.AMBIGUOUS) || isSecOpsError(err, ErrorCodes.RESPONSE_INVALID);
-      if (!unknownOutcome || attempt >= 3) throw unknownOutcome ? pending(inputs, err, undefined) : err;
+      if (!unknownOutcome) throw err;
+      if (before === undefined)
+        throw pending(inputs, team, before, err, "this API offers no list to check for it");
       let rules: HvaRule[];
       try {
-        rules = await listForReconcile(
-          client,
-          `creating HVA rule (${inputs.field}=${inputs.search}) had an unknown outcome (${err.message}); checking for it needs the list`,
-        );
+        rules = await listForReconcile(client, `checking whether the ${describe(inputs)} landed`);
       } catch (listErr) {
-        if (isSecOpsError(listErr, ErrorCodes.UNSUPPORTED)) throw listErr;
-        throw pending(inputs, err, listErr);
+        throw pending(inputs, team, before, err, `checking for it failed (${(listErr as Error).message})`);
       }
-      const found = rules.filter((r) => identical(r, inputs, claimed));
-      if (found.length > 0) return found[found.length - 1];
+      const found = candidates(rules, inputs, before, claimed);
+      if (found.length === 1) return found[0];
+      if (found.length > 1) {
+        const why = unproven(inputs, found, "the create had an unknown outcome").message;
+        throw pending(inputs, team, before, err, why);
+      }
+      if (attempt >= 3) throw pending(inputs, team, before, err, "it did not land after 3 tries");
+      // Nothing new in the list: the PUT did not land; it is sent again.
     }
   }
 }
 
 /** The partial failure that records a create whose outcome could not be settled. */
-function pending(inputs: HvaRuleInputs, err: SecOpsError, listErr: unknown): Error {
-  const why = listErr === undefined ? "" : ` and checking for it failed (${(listErr as Error).message})`;
+function pending(
+  inputs: HvaRuleInputs,
+  team: string,
+  before: string[] | undefined,
+  err: SecOpsError,
+  why: string,
+): Error {
+  const record: PendingRecord = { before: before ?? null, at: new Date().toISOString() };
   return partialFailure(
-    `HVA rule (${inputs.field}=${inputs.search}) may already exist: creating it had an unknown outcome${why}. It is recorded as a pending create; the next up or destroy looks for it and removes it before the rule is created again (never a duplicate)`,
+    `${describe(inputs)} may already exist: creating it had an unknown outcome and ${why}. It is recorded as a pending create; the next up or destroy settles it (never a duplicate, never a rule that was there before)`,
     pendingId(),
-    { field: inputs.field, search: inputs.search, enabled: inputs.enabled, teamId: "" },
+    {
+      field: inputs.field,
+      search: inputs.search,
+      enabled: inputs.enabled,
+      teamId: team,
+      [PENDING_PROPERTY]: record,
+    },
     inputs as never,
     err,
   );
 }
 
-/**
- * Settles a pending create: the newest identical unclaimed rule (what the interrupted PUT made, if it
- * landed) is deleted, so the create that follows makes exactly one. Nothing found: nothing landed.
- */
-export async function removePendingCreate(
-  client: SecOpsClient,
-  props: Pick<HvaRuleInputs, "field" | "search">,
-  claimed: ReadonlySet<string>,
-): Promise<void> {
-  if (typeof props.field !== "string" || typeof props.search !== "string") return;
-  const rules = await listForReconcile(
-    client,
-    `settling an interrupted create of HVA rule (${props.field}=${props.search}) needs the list`,
-  );
-  const found = rules.filter((r) => identical(r, props, claimed));
-  const made = found[found.length - 1];
-  if (!made) return;
-  await client.deleteHvaRule(made.id).catch((err: unknown) => {
-    if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
-  });
+/** True for a well-formed {@link PendingRecord}. */
+export function pendingRecordOf(props: Record<string, unknown> | undefined): PendingRecord | undefined {
+  const r = props?.[PENDING_PROPERTY] as PendingRecord | undefined;
+  if (!r || typeof r !== "object") return undefined;
+  if (r.before !== null && !(Array.isArray(r.before) && r.before.every((x) => typeof x === "string")))
+    return undefined;
+  return r;
 }

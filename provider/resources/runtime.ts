@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, SecOpsError, SecOpsSafetyError, isSecOpsError } from "../client/errors";
 import { roles } from "../client/routes";
 import { closest } from "../client/options";
 
@@ -136,5 +136,23 @@ export function cannotImport(what: string, cause: unknown): SecOpsError {
     ErrorCodes.UNSUPPORTED,
     `cannot import ${what}: this API offers no route to read it, so its current values are unknown`,
     { cause },
+  );
+}
+
+/** The team of a client's key (GET /v1/auth/me, once per client). */
+export const teamOf = async (client: SecOpsClient): Promise<string> => (await client.identity()).teamId;
+
+/**
+ * Fails, before any request about the object, when the provider's key belongs to another team than
+ * the one recorded in the object's state: that team cannot see it, so a read would call it gone and
+ * a delete would remove nothing. Objects with no recorded team are not checked.
+ */
+export async function assertTeam(client: SecOpsClient, recorded: unknown, what: string): Promise<void> {
+  if (typeof recorded !== "string" || recorded === "") return;
+  const team = await teamOf(client);
+  if (team === recorded) return;
+  throw new SecOpsSafetyError(
+    ErrorCodes.WRONG_TEAM,
+    `${what} belongs to team ${recorded}, but this provider's API key is for team ${team}; nothing was sent. Configure the provider of this resource with a key of team ${recorded} (to move the object to team ${team}, create it there and delete it with team ${recorded}'s key)`,
   );
 }

@@ -7,6 +7,7 @@
  * - `latency`: the request waits `latencyMs` and is then processed normally.
  * - `reset`: the connection is destroyed before the request is processed.
  * - `commit-drop`: the request is processed (the write happens), then the connection is destroyed.
+ * - `commit-500`: the request is processed (the write happens), then answered 500.
  * - `malformed-json`, `wrong-shape`, `empty-200`: processed, then a 200 with a broken, wrongly shaped
  *   or empty body.
  * - `html`: a 502 HTML error page (as from a proxy); nothing processed.
@@ -23,6 +24,7 @@ export const FAULT_KINDS = [
   "latency",
   "reset",
   "commit-drop",
+  "commit-500",
   "malformed-json",
   "wrong-shape",
   "html",
@@ -44,6 +46,8 @@ export interface FaultRule {
   rate?: number;
   /** Inject at most this many times. Unlimited when absent. */
   times?: number;
+  /** Let this many matching requests through untouched before injecting. Default 0. */
+  skip?: number;
   /** Retry-After for 429 (seconds, or an HTTP date). Default "1". */
   retryAfter?: string | number;
   /** Delay for `latency`, in ms. Default 200. */
@@ -51,7 +55,13 @@ export interface FaultRule {
 }
 
 /** Faults applied after the request is processed (the write happens, the answer is broken). */
-const AFTER: ReadonlySet<FaultKind> = new Set(["commit-drop", "malformed-json", "wrong-shape", "empty-200"]);
+const AFTER: ReadonlySet<FaultKind> = new Set([
+  "commit-drop",
+  "commit-500",
+  "malformed-json",
+  "wrong-shape",
+  "empty-200",
+]);
 /** Faults applied before the request is processed: every other kind. */
 export const BEFORE: ReadonlySet<FaultKind> = new Set(FAULT_KINDS.filter((k) => !AFTER.has(k)));
 
@@ -92,7 +102,7 @@ function validateRule(r: FaultRule): void {
 
 /** The active rules and the counts of what they injected. */
 export class Faults {
-  private rules: Array<FaultRule & { used: number }> = [];
+  private rules: Array<FaultRule & { used: number; skipped: number }> = [];
   private readonly random: () => number;
   readonly injected: Record<string, number> = {};
 
@@ -104,12 +114,12 @@ export class Faults {
   /** Replaces the rules. */
   set(rules: FaultRule[]): void {
     for (const r of rules) validateRule(r);
-    this.rules = rules.map((r) => ({ ...r, used: 0 }));
+    this.rules = rules.map((r) => ({ ...r, used: 0, skipped: 0 }));
   }
 
   /** The rules in force. */
   list(): FaultRule[] {
-    return this.rules.map(({ used: _used, ...r }) => r);
+    return this.rules.map(({ used: _used, skipped: _skipped, ...r }) => r);
   }
 
   /** The fault to inject into this request, if any (first matching rule that fires). */
@@ -118,6 +128,10 @@ export class Faults {
       if (r.method && r.method !== method) continue;
       if (r.path && !path.startsWith(r.path)) continue;
       if (r.times !== undefined && r.used >= r.times) continue;
+      if (r.skipped < (r.skip ?? 0)) {
+        r.skipped++;
+        continue;
+      }
       if (this.random() >= (r.rate ?? 1)) continue;
       r.used++;
       this.injected[r.kind] = (this.injected[r.kind] ?? 0) + 1;

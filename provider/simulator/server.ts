@@ -194,6 +194,11 @@ function injectAfter(fault: FaultRule, res: ServerResponse): void {
     res.socket?.destroy();
     return;
   }
+  if (fault.kind === "commit-500") {
+    res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ statusCode: 500, message: "Internal server error (injected after commit)" }));
+    return;
+  }
   const bodies: Record<string, string> = {
     "malformed-json": '{"id": "x", "enabled": tru',
     "wrong-shape": '{"unexpected":[1,2,3]}',

@@ -239,14 +239,16 @@ describe("strict-spec: no list, read or delete routes", () => {
     });
   });
 
-  test("an ambiguous PUT cannot be reconciled: a clear error, never a blind second PUT", async () => {
+  test("an ambiguous PUT cannot be reconciled: recorded as pending, never a blind second PUT", async () => {
     const search = unique();
     await sim.control.setFaults([{ kind: "commit-drop", method: "PUT", times: 1 }]);
     await expect(
       provider.create({ field: "name", search, enabled: true, adoptExisting: false }),
     ).rejects.toMatchObject({
-      code: "SECOPS_UNSUPPORTED",
-      message: expect.stringContaining("had an unknown outcome"),
+      id: expect.stringMatching(/^pending:/),
+      message: expect.stringContaining(
+        "creating it had an unknown outcome and this API offers no list to check for it",
+      ),
     });
     expect((await rules(search)).length).toBe(1); // the one the dropped PUT made; no duplicate
   });

@@ -43,18 +43,19 @@ test("a landed PUT whose reconciling list keeps failing is recorded as pending, 
   const search = unique();
   await sim.control.setFaults([
     { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
-    { kind: "500", method: "GET", path: RULES, times: 20 },
+    // The first list (what exists before the PUT) answers; every reconciling list fails.
+    { kind: "500", method: "GET", path: RULES, skip: 1, times: 20 },
   ]);
   const inputs = { field: "name", search, enabled: true, adoptExisting: false };
   const err = await createFailure(inputs);
   expect(err.id).toMatch(/^pending:\d{4}-/);
   expect(err.properties).toMatchObject({ field: "name", search, enabled: true });
   expect(err.message).toContain(
-    `HVA rule (name=${search}) may already exist: creating it had an unknown outcome`,
+    'HVA rule with field "name" may already exist: creating it had an unknown outcome and checking for it failed',
   );
-  expect(err.message).toContain(
-    "the next up or destroy looks for it and removes it before the rule is created again",
-  );
+  expect(err.message).toContain("the next up or destroy settles it (never a duplicate");
+  expect(err.message).not.toContain(search); // an input may be secret: errors never carry its value
+  expect(err.properties).toMatchObject({ teamId: "team-acme", __pendingCreate: { before: [] } });
   expect(await live(search)).toHaveLength(1); // the PUT landed: state must not forget it
   await sim.control.clearFaults();
 
@@ -79,7 +80,7 @@ test("a pending create whose PUT never landed is settled without deleting anythi
   const search = unique();
   await sim.control.setFaults([
     { kind: "reset", method: "PUT", path: RULES, times: 1 },
-    { kind: "500", method: "GET", path: RULES, times: 20 },
+    { kind: "500", method: "GET", path: RULES, skip: 1, times: 20 },
   ]);
   const err = await createFailure({ field: "name", search, enabled: true, adoptExisting: false });
   expect(err.id).toMatch(/^pending:/);
@@ -95,7 +96,7 @@ test("a transient 500 on the reconciling list is tried again: no pending record,
   const search = unique();
   await sim.control.setFaults([
     { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
-    { kind: "500", method: "GET", path: RULES, times: 2 },
+    { kind: "500", method: "GET", path: RULES, skip: 1, times: 2 },
   ]);
   const made = await provider.create({ field: "name", search, enabled: true, adoptExisting: false } as never);
   expect((await live(search)).map((r) => r.id)).toEqual([made.id]);
