@@ -2,11 +2,18 @@
  * Connection for data-source functions. They run in the program process (dynamic providers have
  * no invoke), so they share one client per connection settings and are cheap to call many times.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { SecOpsInputError } from "../client/errors";
 import { closest } from "../client/options";
 import { clientFor, resolveSettings, type ConnectionOptions } from "../config";
+
+/**
+ * The program SDK, loaded when a program calls a function, not when this module loads: the native
+ * plugin shares the functions' bodies and must start without it (issue 22).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const sdk = (): typeof pulumi => require("@pulumi/pulumi") as typeof pulumi;
 
 /** Each field of `T` may be a `pulumi.Input` (an Output, a promise or a plain value). */
 export type InputFields<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -36,6 +43,6 @@ function checkFunctionOptions(opts: unknown): FunctionOptions {
 /** The shared client for explicit options > `secops:apiKey`/`secops:baseUrl` > SECOPS_* env. */
 export function functionClient(opts?: FunctionOptions): SecOpsClient {
   const explicit = checkFunctionOptions(opts);
-  const config = new pulumi.Config("secops");
+  const config = new (sdk().Config)("secops");
   return clientFor(resolveSettings(explicit, (key) => config.get(key.slice("secops:".length))));
 }

@@ -1,8 +1,8 @@
 /** getCaseThreatIndicators: every threat indicator (detection) of a case. */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { Detection, SortDirection } from "../client/types";
-import { functionClient, type FunctionOptions, type InputFields } from "./common";
+import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** Arguments of {@link getCaseThreatIndicators}. */
 export interface GetCaseThreatIndicatorsArgs {
@@ -46,7 +46,7 @@ export function getCaseThreatIndicatorsOutput(
   args: pulumi.Input<InputFields<GetCaseThreatIndicatorsArgs>>,
   opts?: pulumi.Input<InputFields<FunctionOptions>>,
 ): pulumi.Output<GetCaseThreatIndicatorsResult> {
-  return pulumi
+  return sdk()
     .all([args, opts ?? {}])
     .apply(([a, o]) => getCaseThreatIndicators(a as GetCaseThreatIndicatorsArgs, o as FunctionOptions));
 }

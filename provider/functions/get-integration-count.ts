@@ -1,8 +1,8 @@
 /** getIntegrationCount: how many integrations match a filter. */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { IntegrationFilter } from "../client/types";
-import { functionClient, type FunctionOptions, type InputFields } from "./common";
+import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** The result of {@link getIntegrationCount}. */
 export interface IntegrationCountResult {
@@ -33,7 +33,7 @@ export function getIntegrationCountOutput(
   args?: pulumi.Input<InputFields<IntegrationFilter>>,
   opts?: pulumi.Input<InputFields<FunctionOptions>>,
 ): pulumi.Output<IntegrationCountResult> {
-  return pulumi
+  return sdk()
     .all([args ?? {}, opts ?? {}])
     .apply(([a, o]) => getIntegrationCount(a as IntegrationFilter, o as FunctionOptions));
 }

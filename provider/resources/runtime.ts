@@ -90,7 +90,7 @@ export class Failures {
     if (!ok && !isUnknown(value)) this.list.push({ property, reason });
   }
 
-  /** A required non-empty string. */
+  /** A required non-empty string without control characters (a NUL byte would be stored as sent). */
   string(inputs: Record<string, unknown>, property: string): void {
     const v = inputs[property];
     this.expect(
@@ -99,6 +99,12 @@ export class Failures {
       v,
       `${property} must be a non-empty string`,
     );
+    // eslint-disable-next-line no-control-regex
+    if (typeof v === "string" && /[\u0000-\u001f\u007f]/.test(v))
+      this.list.push({
+        property,
+        reason: `${property} must not contain control characters (such as NUL or a line break)`,
+      });
   }
 
   /** An optional boolean. */

@@ -9,7 +9,7 @@
  * configure(req) has `req.config`; create(props) is the other one-argument call; read(id, props)
  * starts with the id string; check(olds, news) starts with an object.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
 import type { ResourceContext, ResourceImplementation } from "./context";
@@ -40,7 +40,11 @@ export class ProviderRuntime implements ResourceContext {
   warn(key: string, message: string): void {
     if (warned.has(key)) return;
     warned.add(key);
-    void pulumi.log.warn(message);
+    // Loaded here, not at the top: the native plugin imports this module too, and the program SDK
+    // costs it most of a second and ~60 MB at start (issue 22) for a warning it never sends this way.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const sdk = require("@pulumi/pulumi") as typeof pulumi;
+    void sdk.log.warn(message);
   }
 }
 

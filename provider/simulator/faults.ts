@@ -8,6 +8,8 @@
  * - `reset`: the connection is destroyed before the request is processed.
  * - `commit-drop`: the request is processed (the write happens), then the connection is destroyed.
  * - `commit-500`: the request is processed (the write happens), then answered 500.
+ * - `commit-stall`: the request is processed (the write happens); the answer waits `latencyMs` (as
+ *   when the caller dies before it arrives).
  * - `malformed-json`, `wrong-shape`, `empty-200`: processed, then a 200 with a broken, wrongly shaped
  *   or empty body.
  * - `html`: a 502 HTML error page (as from a proxy); nothing processed.
@@ -25,6 +27,7 @@ export const FAULT_KINDS = [
   "reset",
   "commit-drop",
   "commit-500",
+  "commit-stall",
   "malformed-json",
   "wrong-shape",
   "html",
@@ -50,7 +53,7 @@ export interface FaultRule {
   skip?: number;
   /** Retry-After for 429 (seconds, or an HTTP date). Default "1". */
   retryAfter?: string | number;
-  /** Delay for `latency`, in ms. Default 200. */
+  /** Delay for `latency` and `commit-stall`, in ms. Default 200. */
   latencyMs?: number;
 }
 
@@ -58,6 +61,7 @@ export interface FaultRule {
 const AFTER: ReadonlySet<FaultKind> = new Set([
   "commit-drop",
   "commit-500",
+  "commit-stall",
   "malformed-json",
   "wrong-shape",
   "empty-200",

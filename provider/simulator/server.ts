@@ -106,6 +106,10 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
     sc.stats.writes++;
     sc.store.save();
   }
+  if (fault?.kind === "commit-stall") {
+    setTimeout(() => send(res, result), fault.latencyMs ?? 200).unref();
+    return;
+  }
   if (fault && !BEFORE.has(fault.kind)) return injectAfter(fault, res);
   send(res, result);
 }

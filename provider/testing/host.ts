@@ -71,6 +71,21 @@ export class ProviderProcess {
     return this.child.pid;
   }
 
+  /** The address the provider serves on (`127.0.0.1:<port>`). */
+  get address(): string {
+    return (this.client as unknown as { getChannel(): { getTarget(): string } })
+      .getChannel()
+      .getTarget()
+      .replace(/^dns:/, "");
+  }
+
+  /** Resolves with the exit code or signal once the process has ended. */
+  exited(): Promise<number | string | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null)
+      return Promise.resolve(this.child.exitCode ?? this.child.signalCode);
+    return new Promise((resolve) => this.child.once("exit", (code, signal) => resolve(code ?? signal)));
+  }
+
   private call<Res>(method: string, req: unknown): Promise<Res> {
     type Unary = (req: unknown, cb: (err: ServiceError | null, res: Res) => void) => void;
     const fn = (this.client as unknown as Record<string, Unary>)[method].bind(this.client);

@@ -75,9 +75,10 @@ export class NativePluginProcess extends ProviderProcess {
    * defaults to this package's; a test passes an installed copy's.
    */
   static async start(
-    options: { cwd?: string; engineAddress?: string; executable?: string } = {},
+    options: { cwd?: string; engineAddress?: string; executable?: string; flags?: string[] } = {},
   ): Promise<NativePluginProcess> {
-    const args = options.engineAddress ? [options.engineAddress] : [];
+    // As the engine writes them: flags first, the engine's address last.
+    const args = [...(options.flags ?? []), ...(options.engineAddress ? [options.engineAddress] : [])];
     const [child, client] = await spawnProvider(
       options.executable ?? NativePluginProcess.executable,
       args,

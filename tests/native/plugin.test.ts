@@ -246,8 +246,13 @@ test("two provider instances with two teams' keys never mix, even when driven at
   ]);
   const identities = await Promise.all([one, two].map((p) => p.invoke("secops:index:getIdentity", {})));
   expect(identities.map((i) => i.result.teamId)).toEqual(["team-client-1", "team-client-2"]);
-  // Team 2 cannot see team 1's rule: its read says gone, and team 1's still finds it.
-  expect((await two.read(made[0].id, RULE, made[0].properties, inputs)).id).toBe("");
+  // Team 2 cannot see team 1's rule: its read refuses (never "gone"), and team 1's still finds it.
+  await expect(two.read(made[0].id, RULE, made[0].properties, inputs)).rejects.toMatchObject({
+    code: 9, // FAILED_PRECONDITION
+    details: expect.stringContaining(
+      "belongs to team team-client-1, but this provider's API key is for team team-client-2",
+    ),
+  });
   expect((await one.read(made[0].id, RULE, made[0].properties, inputs)).id).toBe(made[0].id);
 });
 

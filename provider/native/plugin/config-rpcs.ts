@@ -4,6 +4,7 @@
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { closest, toSettings } from "../../client/options";
+import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
 import type { ProviderInstance } from "./instance";
 import { proto, fromStruct, toStruct } from "./proto";
@@ -55,22 +56,62 @@ export function checkConfig(req: providerPb.CheckRequest): providerPb.CheckRespo
   return res;
 }
 
-export function diffConfig(req: providerPb.DiffRequest): providerPb.DiffResponse {
+/** A base URL as compared: a trailing slash is no change. */
+const sameUrl = (v: unknown) => (typeof v === "string" ? v.replace(/\/+$/, "") : v);
+
+/** The team of a key (GET /v1/auth/me), or undefined when it cannot be had now. */
+async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | undefined> {
+  if (typeof apiKey !== "string" || apiKey === UNKNOWN) return undefined;
+  const url = typeof baseUrl === "string" && baseUrl !== UNKNOWN ? baseUrl : process.env.SECOPS_BASE_URL;
+  if (!url) return undefined;
+  let client: SecOpsClient | undefined;
+  try {
+    client = new SecOpsClient({ apiKey, baseUrl: url, timeoutMs: 5_000, maxRetries: 1 });
+    return (await client.identity()).teamId;
+  } catch {
+    return undefined;
+  } finally {
+    await client?.close();
+  }
+}
+
+/**
+ * DiffConfig. A new key of the same team is an update of the provider; a key of another team
+ * replaces it (and with it every resource it manages, created in the new team and deleted with the
+ * old key), so a preview shows it instead of every later operation failing. When the teams cannot be
+ * looked up now, it is an update and each operation checks the team before it sends anything.
+ */
+export async function diffConfig(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
   const { provider } = proto();
   const olds = unwrap(fromStruct(req.getOlds())).values;
   const news = unwrap(fromStruct(req.getNews())).values;
   const res = new provider.DiffResponse();
-  const changed = CONFIG_PROPERTIES.filter((k) => news[k] === UNKNOWN || olds[k] !== news[k]);
+  const changed = CONFIG_PROPERTIES.filter(
+    (k) =>
+      news[k] === UNKNOWN || (k === "baseUrl" ? sameUrl(olds[k]) !== sameUrl(news[k]) : olds[k] !== news[k]),
+  );
+  let replace = false;
+  if (changed.includes("apiKey")) {
+    const [before, after] = await Promise.all([
+      teamOfKey(olds.apiKey, olds.baseUrl),
+      teamOfKey(news.apiKey, news.baseUrl),
+    ]);
+    replace = before !== undefined && after !== undefined && before !== after;
+  }
   res.setChanges(
     changed.length
       ? provider.DiffResponse.DiffChanges.DIFF_SOME
       : provider.DiffResponse.DiffChanges.DIFF_NONE,
   );
   res.setDiffsList(changed);
-  // A new key or URL changes how resources are reached, never which resources exist: no replace.
+  if (replace) res.setReplacesList(["apiKey"]);
   for (const k of changed) {
     const d = new provider.PropertyDiff();
-    d.setKind(provider.PropertyDiff.Kind.UPDATE);
+    d.setKind(
+      replace && k === "apiKey"
+        ? provider.PropertyDiff.Kind.UPDATE_REPLACE
+        : provider.PropertyDiff.Kind.UPDATE,
+    );
     res.getDetaileddiffMap().set(k, d);
   }
   res.setHasdetaileddiff(true);
@@ -79,12 +120,26 @@ export function diffConfig(req: providerPb.DiffRequest): providerPb.DiffResponse
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== UNKNOWN ? v : undefined);
 
+/** An apiKey or baseUrl given but unusable is refused, never replaced by the environment's. */
+function given(args: Record<string, unknown>): void {
+  for (const k of CONFIG_PROPERTIES) {
+    const v = args[k];
+    if (v === undefined || v === null || v === UNKNOWN) continue;
+    if (typeof v !== "string" || v.trim() === "")
+      throw new SecOpsConfigError(
+        `secops: the provider's ${k} is ${typeof v === "string" ? "empty" : `a ${typeof v}`}; give a non-empty string, or leave it unset to use secops:${k} or the environment`,
+        k,
+      );
+  }
+}
+
 export function configure(
   instance: ProviderInstance,
   req: providerPb.ConfigureRequest,
 ): providerPb.ConfigureResponse {
   const { provider } = proto();
   const args = unwrap(fromStruct(req.getArgs())).values;
+  given(args);
   const variables = req.getVariablesMap();
   instance.configure({ apiKey: text(args.apiKey), baseUrl: text(args.baseUrl) }, (key) => variables.get(key));
   const res = new provider.ConfigureResponse();

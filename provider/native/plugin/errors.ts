@@ -3,7 +3,7 @@
  * something as Pulumi's ErrorResourceInitFailed (id and properties), so the engine records it.
  */
 import type { ServiceError } from "@grpc/grpc-js";
-import { redact } from "../../client/errors";
+import { ErrorCodes, isSecOpsError, redact, redactValues } from "../../client/errors";
 import { proto, toStruct } from "./proto";
 
 /** An error that carries what a half-finished create made (Pulumi's partial failure). */
@@ -27,15 +27,30 @@ export class RpcFailure extends Error {
 }
 
 /** The gRPC error for `err`. */
-export function toServiceError(err: unknown): Partial<ServiceError> {
+/** The gRPC status of a failure: whose fault it is. */
+function codeOf(err: unknown): "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "UNIMPLEMENTED" | "UNKNOWN" {
+  if (err instanceof RpcFailure) return err.code;
+  if (isSecOpsError(err, ErrorCodes.INVALID_INPUT) || isSecOpsError(err, ErrorCodes.CONFIG))
+    return "INVALID_ARGUMENT";
+  if (isSecOpsError(err, ErrorCodes.WRONG_TEAM) || isSecOpsError(err, ErrorCodes.UNPROVEN))
+    return "FAILED_PRECONDITION";
+  return "UNKNOWN";
+}
+
+/** The gRPC error for `err`, without the key or any of `secrets` (the call's secret input values). */
+export function toServiceError(
+  err: unknown,
+  secrets: ReadonlySet<string> = new Set(),
+): Partial<ServiceError> {
   const { grpc, status, provider, any } = proto();
-  const message = redact(err instanceof Error ? err.message : String(err));
+  const clean = (text: string) => redactValues(redact(text), secrets);
+  const message = clean(err instanceof Error ? err.message : String(err));
   const metadata = new grpc.Metadata();
   if (isInitFailed(err)) {
     const detail = new provider.ErrorResourceInitFailed();
     detail.setId(err.id);
     detail.setProperties(toStruct(err.properties ?? {}));
-    detail.setReasonsList((err.reasons ?? [message]).map(redact));
+    detail.setReasonsList((err.reasons ?? [message]).map(clean));
     const packed = new any.Any();
     packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const st = new status.Status();
@@ -44,6 +59,6 @@ export function toServiceError(err: unknown): Partial<ServiceError> {
     st.addDetails(packed);
     metadata.add("grpc-status-details-bin", Buffer.from(st.serializeBinary()));
   }
-  const code = err instanceof RpcFailure ? grpc.status[err.code] : grpc.status.UNKNOWN;
+  const code = grpc.status[codeOf(err)];
   return { code, details: message, metadata };
 }

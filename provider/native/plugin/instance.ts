@@ -4,6 +4,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { SecOpsClient } from "../../client/client";
+import { encodings } from "../../client/errors";
 import { resolveSettings, type ConnectionOptions, type ConnectionSettings } from "../../config";
 import type { ResourceContext, ResourceImplementation } from "../../resources/context";
 import { NATIVE_RESOURCES, type Bag } from "./resources";
@@ -11,8 +12,24 @@ import { NATIVE_RESOURCES, type Bag } from "./resources";
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
 export type PluginLog = (severity: "info" | "warning" | "error", message: string, urn?: string) => void;
 
-/** The URN of the resource the current call is about (warnings carry it to the engine). */
-export const currentUrn = new AsyncLocalStorage<string>();
+/**
+ * The current call: the URN of the resource it is about (warnings carry it to the engine) and the
+ * values of its secret inputs, in every encoding, which its error must not carry.
+ */
+export const currentCall = new AsyncLocalStorage<{ urn: string; secrets: Set<string> }>();
+
+/** Keeps the string values inside `values` (secret inputs) out of the current call's error text. */
+export function hideInErrors(values: Iterable<unknown>): void {
+  const call = currentCall.getStore();
+  if (!call) return;
+  const add = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (v.length >= 3) for (const form of encodings(v)) call.secrets.add(form);
+    } else if (Array.isArray(v)) v.forEach(add);
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(add);
+  };
+  for (const v of values) add(v);
+}
 
 export class ProviderInstance implements ResourceContext {
   #settings: Promise<ConnectionSettings> | undefined;
@@ -34,7 +51,10 @@ export class ProviderInstance implements ResourceContext {
     );
     settings.catch(() => undefined); // reported by client()
     this.#settings = settings;
+    // A second Configure replaces the client: the old one's pool is closed, never left open.
+    const old = this.#client;
     this.#client = undefined;
+    if (old) void old.then((c) => c.close()).catch(() => undefined);
   }
 
   /** This instance's client (created on first use, validated then). */
@@ -49,7 +69,7 @@ export class ProviderInstance implements ResourceContext {
   warn(key: string, message: string): void {
     if (this.#warned.has(key)) return;
     this.#warned.add(key);
-    this.log("warning", message, currentUrn.getStore());
+    this.log("warning", message, currentCall.getStore()?.urn);
   }
 
   /** The implementation of a resource type for this instance, or undefined for an unknown token. */

@@ -9,11 +9,11 @@ import { SecOpsInputError } from "../../client/errors";
 import { closest } from "../../client/options";
 import { integrationCount } from "../../functions/get-integration-count";
 import { caseThreatIndicators } from "../../functions/get-case-threat-indicators";
-import type { ProviderInstance } from "./instance";
+import { hideInErrors, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
 import { fromStruct, proto, toStruct } from "./proto";
 import type { Bag } from "./resources";
-import { unwrap } from "./wire";
+import { unwrap, wrap } from "./wire";
 
 /** One provider function. */
 export interface NativeFunction {
@@ -64,12 +64,15 @@ export async function invoke(
   const fn = NATIVE_FUNCTIONS[req.getTok()];
   if (!fn)
     throw new RpcFailure("INVALID_ARGUMENT", `secops: unknown function ${JSON.stringify(req.getTok())}`);
-  const args = unwrap(fromStruct(req.getArgs())).values;
+  const { values: args, secrets } = unwrap(fromStruct(req.getArgs()));
+  hideInErrors([...secrets].map((k) => args[k]));
   const res = new provider.InvokeResponse();
   try {
     const bad = unknownArgument(fn, args);
     if (bad) throw bad;
-    res.setReturn(toStruct(await fn.call(await instance.client(), args)));
+    const result = (await fn.call(await instance.client(), args)) as Bag;
+    // A result computed from a secret argument is secret too: every property of it.
+    res.setReturn(toStruct(secrets.size ? wrap(result, new Set(Object.keys(result ?? {}))) : result));
   } catch (err) {
     if (!(err instanceof SecOpsInputError)) throw err;
     const failure = new provider.CheckFailure();

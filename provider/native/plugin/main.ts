@@ -1,15 +1,47 @@
 /**
- * `pulumi-resource-secops [engineAddress]`: started by the engine (or the offline runner), it serves
- * the ResourceProvider service and prints its port alone on the first line of stdout.
+ * `pulumi-resource-secops [--logtostderr] [-v=N] [--tracing <endpoint>] [engineAddress]`: started by
+ * the engine (or the offline runner), it serves the ResourceProvider service and prints its port
+ * alone on the first line of stdout. `--version` and `--help` answer and exit.
  */
+import { VERSION } from "../../version";
 import { startPluginServer } from "./server";
 
+/** Flags the engine passes that take a value (`buildPluginArguments` in the engine's plugin.go). */
+const WITH_VALUE = new Set(["--tracing", "-tracing"]);
+
+/** How long SIGTERM waits for calls in flight before the process ends anyway. */
+const STOP_GRACE_MS = 2_000;
+
+export const USAGE = `usage: pulumi-resource-secops [--logtostderr] [-v=N] [--tracing <endpoint>] [engine-address]
+
+The secops resource provider plugin for Pulumi. The Pulumi engine starts it: it serves Pulumi's
+ResourceProvider gRPC service on 127.0.0.1 and prints its port on the first line of stdout.
+  --version  print the version and exit
+  --help     print this and exit
+`;
+
+/** The engine's address: the last argument that is neither a flag nor a flag's value. */
+export function engineAddressOf(argv: readonly string[]): string | undefined {
+  let address: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (WITH_VALUE.has(a)) i++;
+    else if (!a.startsWith("-")) address = a;
+  }
+  return address;
+}
+
 export async function main(argv: string[]): Promise<void> {
-  // The engine may pass flags (e.g. --logtostderr, -v=9) besides its own address.
-  const engineAddress = argv.find((a) => !a.startsWith("-"));
-  const server = await startPluginServer({ engineAddress });
+  if (argv.includes("--version")) return void process.stdout.write(`${VERSION}\n`);
+  if (argv.includes("--help") || argv.includes("-h")) return void process.stdout.write(USAGE);
+  const server = await startPluginServer({ engineAddress: engineAddressOf(argv) });
   process.stdout.write(`${server.port}\n`);
-  const stop = () => void server.close().finally(() => process.exit(0));
+  // Calls in flight are ended (their requests aborted): an unknown create outcome stays in the
+  // intent journal, which the next run settles. The process never waits on them past the grace.
+  const stop = () => {
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    void server.stop().finally(() => process.exit(0));
+  };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
 }

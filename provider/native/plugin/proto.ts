@@ -34,8 +34,53 @@ export interface Proto {
 
 let loaded: Proto | undefined;
 
+interface Reader {
+  nextField(): boolean;
+  getWireType(): number;
+  getFieldNumber(): number;
+  getBuffer(): Uint8Array;
+  getCursor(): number;
+}
+
+/**
+ * google-protobuf reads a length-delimited field byte by byte up to the length it claims, past the end
+ * of the message: six bytes claiming 4 GiB (`0a ff ff ff ff 0f`) spin a core for minutes and the
+ * process answers nothing, not even SIGTERM. Every field header is checked here before it is read:
+ * a length beyond the bytes that remain, or a group (which Pulumi's protocol never uses), throws.
+ */
+function guardReader(reader: { prototype: Reader }): void {
+  const R = reader.prototype as Reader & { __secopsGuarded?: boolean };
+  if (R.__secopsGuarded) return;
+  R.__secopsGuarded = true;
+  const next = R.nextField;
+  R.nextField = function (this: Reader) {
+    const more = next.call(this);
+    if (!more) return more;
+    const type = this.getWireType();
+    if (type === 3 || type === 4) throw new Error(`field ${this.getFieldNumber()} is a group`);
+    if (type !== 2) return more;
+    const buf = this.getBuffer();
+    let at = this.getCursor();
+    let length = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (at >= buf.length || shift > 28)
+        throw new Error(`field ${this.getFieldNumber()} has a broken length`);
+      const b = buf[at++];
+      length += (b & 0x7f) * 2 ** shift;
+      if (!(b & 0x80)) break;
+    }
+    if (at + length > buf.length)
+      throw new Error(
+        `field ${this.getFieldNumber()} claims ${length} bytes where ${buf.length - at} remain`,
+      );
+    return more;
+  };
+}
+
 /** Loads the stubs (on first use: requiring grpc-js costs start-up time). */
 export function proto(): Proto {
+  if (!loaded)
+    guardReader(fromPulumi<{ BinaryReader: { prototype: Reader } }>("google-protobuf").BinaryReader);
   loaded ??= {
     grpc: fromPulumi("@grpc/grpc-js"),
     provider: require("@pulumi/pulumi/proto/provider_pb.js"),

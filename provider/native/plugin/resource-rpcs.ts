@@ -4,7 +4,7 @@
  * what arrived secret again in what it returns.
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import type { ProviderInstance } from "./instance";
+import { hideInErrors, type ProviderInstance } from "./instance";
 import { diffResponse } from "./diff";
 import { RpcFailure } from "./errors";
 import { fromStruct, proto, toStruct } from "./proto";
@@ -23,6 +23,23 @@ function resolve(instance: ProviderInstance, urn: string, type?: string) {
   return { resource, impl };
 }
 
+/** Plain values, with what arrived secret kept out of the call's error text. */
+function unwrapHidden(s: Parameters<typeof fromStruct>[0]): ReturnType<typeof unwrap> {
+  const u = unwrap(fromStruct(s));
+  hideInErrors([...u.secrets].map((k) => u.values[k]));
+  return u;
+}
+
+/** Output-only names a program must not set (the API decides them), as Check failures. */
+function outputOnly(resource: NativeResource, news: Bag) {
+  return resource.outputs
+    .filter((k) => !resource.inputs.includes(k) && news[k] !== undefined && news[k] !== null)
+    .map((k) => ({
+      property: k,
+      reason: `${k} is an output of ${resource.token.split(":").pop()}, set by the API; it cannot be given as an input`,
+    }));
+}
+
 /** Outputs during preview: known inputs, unknown for what only the API can tell. */
 function previewOutputs(resource: NativeResource, inputs: Bag, olds: Bag): Bag {
   return Object.fromEntries(resource.outputs.map((k) => [k, inputs[k] ?? (k in olds ? olds[k] : UNKNOWN)]));
@@ -33,12 +50,12 @@ export async function check(
   req: providerPb.CheckRequest,
 ): Promise<providerPb.CheckResponse> {
   const { provider } = proto();
-  const { impl } = resolve(instance, req.getUrn(), req.getType());
-  const { values, secrets } = unwrap(fromStruct(req.getNews()));
-  const checked = await impl.check(unwrap(fromStruct(req.getOlds())).values, values);
+  const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
+  const { values, secrets } = unwrapHidden(req.getNews());
+  const checked = await impl.check(unwrapHidden(req.getOlds()).values, values);
   const res = new provider.CheckResponse();
   res.setInputs(toStruct(wrap(checked.inputs ?? values, secrets)));
-  for (const f of checked.failures ?? []) {
+  for (const f of [...outputOnly(resource, values), ...(checked.failures ?? [])]) {
     const failure = new provider.CheckFailure();
     failure.setProperty(f.property);
     failure.setReason(f.reason);
@@ -52,9 +69,9 @@ export async function diff(
   req: providerPb.DiffRequest,
 ): Promise<providerPb.DiffResponse> {
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
-  const olds = unwrap(fromStruct(req.getOlds())).values;
-  const oldInputs = unwrap(fromStruct(req.getOldInputs())).values;
-  const news = unwrap(fromStruct(req.getNews())).values;
+  const olds = unwrapHidden(req.getOlds()).values;
+  const oldInputs = unwrapHidden(req.getOldInputs()).values;
+  const news = unwrapHidden(req.getNews()).values;
   const verdict = await impl.diff(req.getId(), olds, news);
   return diffResponse(verdict, resource, olds, oldInputs, news);
 }
@@ -65,12 +82,20 @@ export async function create(
 ): Promise<providerPb.CreateResponse> {
   const { provider } = proto();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
-  const { values, secrets } = unwrap(fromStruct(req.getProperties()));
+  const { values, secrets } = unwrapHidden(req.getProperties());
   const res = new provider.CreateResponse();
   if (req.getPreview()) {
     res.setProperties(toStruct(wrap(previewOutputs(resource, values, {}), secrets)));
     return res;
   }
+  // The engine may send Create without Check (e.g. an import of a changed program): check again.
+  const checked = await impl.check({}, values);
+  const failures = [...outputOnly(resource, values), ...(checked.failures ?? [])];
+  if (failures.length)
+    throw new RpcFailure(
+      "INVALID_ARGUMENT",
+      `secops: invalid inputs for ${req.getUrn()}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
+    );
   const made = await impl.create(values).catch((err: unknown) => {
     // A half-finished create reports what it made: keep its secrets secret too.
     const partial = err as { properties?: Bag };
@@ -98,8 +123,8 @@ export async function read(
 ): Promise<providerPb.ReadResponse> {
   const { provider } = proto();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
-  const props = unwrap(fromStruct(req.getProperties()));
-  const inputs = unwrap(fromStruct(req.getInputs()));
+  const props = unwrapHidden(req.getProperties());
+  const inputs = unwrapHidden(req.getInputs());
   // Import: the engine knows only the id; both inputs and properties come back.
   const importing = Object.keys(props.values).length === 0 && Object.keys(inputs.values).length === 0;
   const found = await impl.read(req.getId(), importing ? undefined : props.values);
@@ -121,8 +146,8 @@ export async function update(
 ): Promise<providerPb.UpdateResponse> {
   const { provider } = proto();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
-  const olds = unwrap(fromStruct(req.getOlds()));
-  const news = unwrap(fromStruct(req.getNews()));
+  const olds = unwrapHidden(req.getOlds());
+  const news = unwrapHidden(req.getNews());
   const secrets = new Set([...olds.secrets, ...news.secrets]);
   const res = new provider.UpdateResponse();
   if (req.getPreview()) {
@@ -136,5 +161,5 @@ export async function update(
 
 export async function remove(instance: ProviderInstance, req: providerPb.DeleteRequest): Promise<void> {
   const { impl } = resolve(instance, req.getUrn(), req.getType());
-  await impl.delete(req.getId(), unwrap(fromStruct(req.getProperties())).values);
+  await impl.delete(req.getId(), unwrapHidden(req.getProperties()).values);
 }

@@ -10,7 +10,7 @@ import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } fro
 import { VERSION } from "../../version";
 import { checkConfig, configure, diffConfig } from "./config-rpcs";
 import { RpcFailure, toServiceError } from "./errors";
-import { currentUrn, ProviderInstance, type PluginLog } from "./instance";
+import { currentCall, ProviderInstance, type PluginLog } from "./instance";
 import { invoke } from "./invoke";
 import { proto } from "./proto";
 import * as rpc from "./resource-rpcs";
@@ -21,6 +21,8 @@ export interface PluginServer {
   port: number;
   /** Stops serving and closes the instance's pool. */
   close(): Promise<void>;
+  /** SIGTERM: ends the calls in flight (aborting their requests) and stops at once. */
+  stop(): Promise<void>;
 }
 
 /** The package schema served by GetSchema (`schema.json` at the package root). */
@@ -30,19 +32,54 @@ export function packageSchema(): string {
 
 type Handler = (req: never) => unknown;
 
+/** What a request deserializer returns for bytes that are not a valid message. */
+class Malformed {
+  constructor(readonly reason: string) {}
+}
+
+/**
+ * The service definition with deserializers that never throw: a malformed request becomes a
+ * {@link Malformed} that the handler answers with INVALID_ARGUMENT (grpc-js would answer INTERNAL).
+ */
+function tolerant<S extends object>(definition: S): S {
+  type Method = { requestDeserialize: (b: Buffer) => unknown };
+  return Object.fromEntries(
+    Object.entries(definition).map(([name, m]: [string, Method]) => [
+      name,
+      {
+        ...m,
+        requestDeserialize: (bytes: Buffer) => {
+          try {
+            return m.requestDeserialize(bytes);
+          } catch (err) {
+            return new Malformed((err as Error).message);
+          }
+        },
+      },
+    ]),
+  ) as S;
+}
+
 /** Adapts an async handler: the URN (if any) is the context of warnings; errors become gRPC errors. */
-function unary(instance: ProviderInstance, handler: Handler) {
+function unary(instance: ProviderInstance, name: string, handler: Handler) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
     const req = call.request as { getUrn?: () => string };
+    if (req instanceof Malformed)
+      return callback(
+        toServiceError(
+          new RpcFailure("INVALID_ARGUMENT", `secops: malformed ${name} request: ${req.reason}`),
+        ),
+      );
     const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
     const run = async () => {
       if (instance.cancelled)
         throw new RpcFailure("FAILED_PRECONDITION", "secops: the provider was cancelled");
       return handler(req as never);
     };
-    currentUrn.run(urn, run).then(
+    const secrets = new Set<string>();
+    currentCall.run({ urn, secrets }, run).then(
       (res) => callback(null, res ?? new (proto().empty.Empty)()),
-      (err: unknown) => callback(toServiceError(err)),
+      (err: unknown) => callback(toServiceError(err, secrets)),
     );
   };
 }
@@ -67,7 +104,7 @@ function service(instance: ProviderInstance, onCancel: () => void): UntypedServi
       await instance.cancel();
     },
   };
-  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, unary(instance, h)]));
+  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, unary(instance, name, h)]));
 }
 
 /** Messages to the engine's Log service (with the URN), or to stderr without an engine. */
@@ -104,7 +141,7 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
   const instance = new ProviderInstance(logger.log);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(
-    providerGrpc.ResourceProviderService,
+    tolerant(providerGrpc.ResourceProviderService),
     service(instance, () => undefined),
   );
   const port = await new Promise<number>((resolve, reject) =>
@@ -117,6 +154,11 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
     close: async () => {
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       await instance.close();
+      logger.close();
+    },
+    stop: async () => {
+      await instance.cancel(); // requests in flight end now; their calls fail
+      server.forceShutdown();
       logger.close();
     },
   };

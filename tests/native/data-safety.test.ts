@@ -1,0 +1,418 @@
+/**
+ * Issue 19: the native plugin, driven over gRPC as a hostile engine and network would drive it,
+ * against the simulator with its faults. Each test asserts the API's final state: rules counted, ids
+ * compared, the hand-made rule still there.
+ */
+import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { SecOpsClient } from "pulumi-secops/client";
+import { proto } from "../../provider/native/plugin/proto";
+import { startFakeEngine, type FakeEngine } from "../helpers/engine";
+import { built } from "../helpers/spawn";
+
+built("native/plugin/main.js");
+const RULE = "urn:pulumi:dev::safety::secops:index:HvaAutomationRule::r";
+const USER = "urn:pulumi:dev::safety::secops:index:DirectoryUserSettings::u";
+const PROVIDER = "urn:pulumi:dev::safety::pulumi:providers:secops::team";
+const RULES = "/endpoint/hva/automation";
+const FAILED_PRECONDITION = 9;
+const INVALID_ARGUMENT = 3;
+
+let sim: Simulator;
+let engine: FakeEngine;
+const plugins: ProviderProcess[] = [];
+let n = 0;
+const unique = () => `safety-${++n}-${Date.now()}-*`;
+const inputsOf = (search: string, enabled = true) => ({
+  field: "name",
+  search,
+  enabled,
+  adoptExisting: false,
+});
+const live = async (search: string) =>
+  (await sim.control.state()).rules.filter((r) => r.search === search).map((r) => r.id as string);
+const requests = async (route: string) => (await sim.control.stats()).requests[route] ?? 0;
+
+async function configured(apiKey = sim.apiKeys.admin, flags?: string[]): Promise<ProviderProcess> {
+  const plugin = await NativePluginProcess.start({ engineAddress: engine.address, flags });
+  plugins.push(plugin);
+  await plugin.configure({ apiKey: secret(apiKey), baseUrl: sim.url });
+  return plugin;
+}
+
+/** A rule a person made in the product (not through the provider). */
+async function handMade(search: string, apiKey = sim.apiKeys.admin): Promise<string> {
+  const c = new SecOpsClient({ apiKey, baseUrl: sim.url });
+  try {
+    return (await c.createHvaRule({ field: "name", search })).id;
+  } finally {
+    await c.close();
+  }
+}
+
+async function initFailure(p: Promise<unknown>): Promise<InitFailedError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(InitFailedError);
+  return err as InitFailedError;
+}
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 19 });
+  engine = await startFakeEngine();
+});
+afterEach(async () => {
+  await Promise.all(plugins.splice(0).map((p) => p.close()));
+  await sim.control.clearFaults();
+});
+afterAll(async () => {
+  await engine.close();
+  await sim.close();
+});
+
+describe("1. settling a pending create never deletes a rule it cannot prove it made", () => {
+  test("a hand-made rule with the same field and search survives the settle of a create that never landed", async () => {
+    const search = unique();
+    const person = await handMade(search);
+    await sim.control.setFaults([
+      { kind: "reset", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+    ]);
+    const first = await configured();
+    const err = await initFailure(first.create(RULE, inputsOf(search)));
+    expect(err.id).toMatch(/^pending:/);
+    expect(err.properties.__pendingCreate).toEqual({ before: [person], at: expect.any(String) });
+    await sim.control.clearFaults();
+
+    // The next run: a new plugin process, as the engine starts one. Diff says replace; Delete settles.
+    const next = await configured();
+    expect((await next.diff(err.id, RULE, err.properties, inputsOf(search))).deleteBeforeReplace).toBe(true);
+    await sim.control.resetStats();
+    await next.delete(err.id, RULE, err.properties);
+    expect(await requests("DELETE /endpoint/hva/automation/{id}")).toBe(0);
+    expect(await live(search)).toEqual([person]);
+    const made = await next.create(RULE, inputsOf(search));
+    expect((await live(search)).sort()).toEqual([person, made.id].sort());
+  });
+
+  test("with two candidates (its own and another resource's) nothing is deleted and both are named", async () => {
+    const search = unique();
+    await sim.control.setFaults([
+      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+    ]);
+    const first = await configured();
+    const err = await initFailure(first.create(RULE, inputsOf(search)));
+    await sim.control.clearFaults();
+    const landed = await live(search);
+    expect(landed).toHaveLength(1);
+    // Another resource of the stack makes the same rule in a later run.
+    const other = await (await configured()).create(`${RULE}-other`, inputsOf(search));
+    const next = await configured();
+    await expect(next.delete(err.id, RULE, err.properties)).rejects.toMatchObject({
+      code: FAILED_PRECONDITION,
+      details: expect.stringMatching(
+        new RegExp(`2 rules \\((${landed[0]}, ${other.id}|${other.id}, ${landed[0]})\\) could each be`),
+      ),
+    });
+    expect((await live(search)).sort()).toEqual([landed[0], other.id].sort());
+  });
+
+  test("the only new rule is proven to be its own: the settle deletes exactly it", async () => {
+    const search = unique();
+    const person = await handMade(search);
+    await sim.control.setFaults([
+      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+    ]);
+    const err = await initFailure((await configured()).create(RULE, inputsOf(search)));
+    await sim.control.clearFaults();
+    const ours = (await live(search)).filter((id) => id !== person);
+    expect(ours).toHaveLength(1);
+    await (await configured()).delete(err.id, RULE, err.properties);
+    expect(await live(search)).toEqual([person]);
+  });
+});
+
+describe("2. a key for another team fails loudly, naming both teams", () => {
+  test("Read, Diff, Update and Delete refuse before any request about the rule; the rule stays", async () => {
+    const search = unique();
+    const one = await configured(sim.apiKeys.client1Admin);
+    const made = await one.create(RULE, inputsOf(search));
+    const two = await configured(sim.apiKeys.client2Admin);
+    const refusal = {
+      code: FAILED_PRECONDITION,
+      details: `HVA rule ${made.id} belongs to team team-client-1, but this provider's API key is for team team-client-2; nothing was sent. Configure the provider of this resource with a key of team team-client-1 (to move the object to team team-client-2, create it there and delete it with team team-client-1's key)`,
+    };
+    await sim.control.resetStats();
+    await expect(two.read(made.id, RULE, made.properties, inputsOf(search))).rejects.toMatchObject(refusal);
+    await expect(two.diff(made.id, RULE, made.properties, inputsOf(search, false))).rejects.toMatchObject(
+      refusal,
+    );
+    await expect(two.update(made.id, RULE, made.properties, inputsOf(search, false))).rejects.toMatchObject(
+      refusal,
+    );
+    await expect(two.delete(made.id, RULE, made.properties)).rejects.toMatchObject(refusal);
+    const stats = (await sim.control.stats()).requests;
+    expect(Object.keys(stats)).toEqual(["GET /v1/auth/me"]); // only the key's own identity
+    expect(await live(search)).toEqual([made.id]);
+  });
+
+  test("DiffConfig: a key of another team replaces the provider; a key of the same team updates it", async () => {
+    const plugin = await NativePluginProcess.start();
+    plugins.push(plugin);
+    const cfg = (key: string) => ({ apiKey: secret(key), baseUrl: sim.url });
+    expect(
+      await plugin.diffConfig(PROVIDER, cfg(sim.apiKeys.client1Admin), cfg(sim.apiKeys.client2Admin)),
+    ).toEqual({
+      changes: true,
+      replaces: ["apiKey"],
+      deleteBeforeReplace: false,
+      detailedDiff: { apiKey: "UPDATE_REPLACE" },
+    });
+    expect(await plugin.diffConfig(PROVIDER, cfg(sim.apiKeys.admin), cfg(sim.apiKeys.analyst))).toMatchObject(
+      {
+        replaces: [],
+        detailedDiff: { apiKey: "UPDATE" },
+      },
+    );
+  });
+});
+
+test("3. a PUT that commits and then answers 500 is reconciled: one rule, never a duplicate", async () => {
+  const search = unique();
+  await sim.control.setFaults([{ kind: "commit-500", method: "PUT", path: RULES, times: 1 }]);
+  const made = await (await configured()).create(RULE, inputsOf(search));
+  expect(await live(search)).toEqual([made.id]);
+  expect((await sim.control.stats()).faultsInjected).toMatchObject({ "commit-500": 1 });
+});
+
+test("4. two concurrent creates of the same rule under faults get two rules, one each", async () => {
+  const search = unique();
+  await sim.control.setFaults([
+    { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+    { kind: "latency", method: "PUT", path: RULES, latencyMs: 300 },
+  ]);
+  const plugin = await configured();
+  const [a, b] = await Promise.all([
+    plugin.create(`${RULE}-a`, inputsOf(search)),
+    plugin.create(`${RULE}-b`, inputsOf(search)),
+  ]);
+  expect(a.id).not.toBe(b.id);
+  expect((await live(search)).sort()).toEqual([a.id, b.id].sort());
+  await sim.control.clearFaults();
+  await plugin.delete(a.id, RULE, a.properties);
+  await plugin.delete(b.id, RULE, b.properties);
+  expect(await live(search)).toEqual([]); // no orphan
+});
+
+test("5. a plugin killed with creates in flight: the next run adopts what landed, sets enabled, makes no duplicate", async () => {
+  const searches = Array.from({ length: 6 }, () => unique());
+  await sim.control.setFaults([{ kind: "commit-stall", method: "PUT", path: RULES, latencyMs: 30_000 }]);
+  const doomed = await configured();
+  const inflight = searches.map((s, i) =>
+    doomed.create(`${RULE}-${i}`, inputsOf(s, false)).catch(() => undefined),
+  );
+  // Every PUT has been received (each create listed first) when the plugin dies.
+  for (let t = 0; t < 100 && (await requests("PUT /endpoint/hva/automation")) < searches.length; t++)
+    await new Promise((r) => setTimeout(r, 20));
+  process.kill(doomed.pid!, "SIGKILL");
+  await doomed.exited();
+  await Promise.all(inflight);
+  await sim.control.clearFaults();
+  const landed = await Promise.all(searches.map(live));
+  expect(landed.map((ids) => ids.length)).toEqual(searches.map(() => 1));
+
+  // The engine sends Create again for each resource (it has no id for them).
+  const next = await configured();
+  const made = await Promise.all(searches.map((s, i) => next.create(`${RULE}-${i}`, inputsOf(s, false))));
+  expect(made.map((m) => m.id)).toEqual(landed.map((ids) => ids[0]));
+  const rules = (await sim.control.state()).rules.filter((r) => searches.includes(r.search as string));
+  expect(rules).toHaveLength(searches.length);
+  expect(rules.every((r) => r.enabled === false)).toBe(true);
+});
+
+test("7. a single 500 on DELETE is tried again: the rule is gone", async () => {
+  const search = unique();
+  const plugin = await configured();
+  const made = await plugin.create(RULE, inputsOf(search));
+  await sim.control.setFaults([{ kind: "500", method: "DELETE", path: RULES, times: 1 }]);
+  await plugin.delete(made.id, RULE, made.properties);
+  expect(await live(search)).toEqual([]);
+});
+
+describe("secrets", () => {
+  test("8. a secret input's value is in no error (rule search, directory user id)", async () => {
+    const search = `SECRET-SEARCH-${unique()}`;
+    await sim.control.setFaults([
+      { kind: "reset", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+    ]);
+    const plugin = await configured();
+    const err = await initFailure(plugin.create(RULE, { ...inputsOf(search), search: secret(search) }));
+    expect(err.message).toContain("may already exist");
+    expect(JSON.stringify([err.message, err.reasons])).not.toContain("SECRET-SEARCH");
+    await sim.control.clearFaults();
+    const user = "SECRET-USER-404";
+    const failed = await plugin
+      .create(USER, { directoryUserId: secret(user), needsChatOpsWelcome: true, restoreOnDelete: false })
+      .catch((e: { details: string }) => e);
+    expect((failed as { details: string }).details).toMatch(
+      /^GET \/v1\/directory\/\[REDACTED\] failed \(404\)/,
+    );
+  });
+
+  test("9. the key echoed by the API (URL-encoded, base64, base64 of the header) reaches no error", async () => {
+    const plugin = await configured();
+    const key = sim.apiKeys.admin;
+    const echoes = [
+      encodeURIComponent(key),
+      Buffer.from(key).toString("base64"),
+      Buffer.from(`Bearer ${key}`).toString("base64"),
+    ];
+    // The rule id travels in the path and comes back in the API's 404 message.
+    for (const echo of echoes) {
+      const err = (await plugin
+        .update(echo, RULE, { field: "name", search: "x", enabled: true }, inputsOf("x", false))
+        .catch((e: unknown) => e)) as { details: string };
+      expect(err.details).toContain("[REDACTED]");
+      expect(err.details).not.toContain(echo);
+    }
+  });
+
+  test("10. an invoke with a secret argument returns its result as a secret", async () => {
+    const plugin = await configured();
+    const plain = await plugin.invoke("secops:index:getIntegrationCount", { search: "x" });
+    const hidden = await plugin.invoke("secops:index:getIntegrationCount", { search: secret("x") });
+    expect(hidden.result).toEqual({ totalCount: secret(plain.result.totalCount as never) });
+  });
+});
+
+describe("protocol robustness", () => {
+  test("11. malformed protobuf bytes get INVALID_ARGUMENT and the plugin keeps serving", async () => {
+    const plugin = await configured();
+    const { grpc } = proto();
+    const raw = new grpc.Client(plugin.address, grpc.credentials.createInsecure());
+    const send = (bytes: number[]) =>
+      new Promise<{ code: number; details: string }>((resolve) =>
+        raw.makeUnaryRequest(
+          "/pulumirpc.ResourceProvider/Create",
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          Buffer.from(bytes),
+          (err) => resolve(err as never),
+        ),
+      );
+    const started = Date.now();
+    expect(await send([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])).toMatchObject({
+      code: INVALID_ARGUMENT,
+      details: "secops: malformed create request: field 1 claims 4294967295 bytes where 0 remain",
+    });
+    expect(await send([0x12, 0x05, 0x0a, 0xff, 0xff, 0xff, 0x0f])).toMatchObject({ code: INVALID_ARGUMENT });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    raw.close();
+    expect(await plugin.getPluginInfo()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  test("12. started as the engine starts it (--logtostderr -v=9 --tracing <endpoint> <engine>): warnings reach the engine", async () => {
+    const strict = await createSimulator({ seed: 19, strictSpec: true });
+    try {
+      const plugin = await NativePluginProcess.start({
+        engineAddress: engine.address,
+        flags: ["--logtostderr", "-v=9", "--tracing", "127.0.0.1:1"],
+      });
+      plugins.push(plugin);
+      await plugin.configure({ apiKey: secret(strict.apiKeys.admin), baseUrl: strict.url });
+      engine.logs.length = 0;
+      const made = await plugin.create(RULE, inputsOf(unique()));
+      await plugin.read(made.id, RULE, made.properties, {}); // strict-spec: no read route, a warning
+      for (let i = 0; i < 50 && engine.logs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(engine.logs).toEqual([
+        {
+          severity: "WARNING",
+          message:
+            "secops: the API offers no route to read HVA rules; state was kept as it is and drift detection is unavailable for HvaAutomationRule",
+          urn: RULE,
+        },
+      ]);
+      expect(plugin.stderr).toBe(""); // nothing fell back to stderr: the tracing endpoint was not taken for the engine
+    } finally {
+      await strict.close();
+    }
+  });
+
+  test("13. Create re-checks its inputs; Check refuses output-only names; failures are INVALID_ARGUMENT", async () => {
+    const plugin = await configured();
+    await sim.control.resetStats();
+    await expect(plugin.create(RULE, inputsOf("x".repeat(10 * 1024 * 1024)))).rejects.toMatchObject({
+      code: INVALID_ARGUMENT,
+      details: `secops: invalid inputs for ${RULE}: search: search is 10485760 characters long; the limit is 4096`,
+    });
+    await expect(plugin.create(RULE, inputsOf("nul\u0000byte"))).rejects.toMatchObject({
+      code: INVALID_ARGUMENT,
+      details: `secops: invalid inputs for ${RULE}: search: search must not contain control characters (such as NUL or a line break)`,
+    });
+    expect(await requests("PUT /endpoint/hva/automation")).toBe(0);
+    expect((await plugin.check(RULE, {}, { ...inputsOf("ok-*"), teamId: "team-x" })).failures).toEqual([
+      {
+        property: "teamId",
+        reason: "teamId is an output of HvaAutomationRule, set by the API; it cannot be given as an input",
+      },
+    ]);
+    const user = await plugin.check(
+      USER,
+      {},
+      { directoryUserId: "du-1", needsChatOpsWelcome: true, email: "a@b", previousValues: {} },
+    );
+    expect(user.failures.map((f) => f.property)).toEqual(["email", "previousValues"]);
+    await expect(plugin.invoke("secops:index:nope", {})).rejects.toMatchObject({ code: INVALID_ARGUMENT });
+  });
+
+  test("14. SIGTERM ends a plugin with a request in flight within seconds", async () => {
+    const plugin = await configured();
+    await sim.control.setFaults([{ kind: "latency", method: "GET", path: "/v1/auth/me", latencyMs: 30_000 }]);
+    const call = plugin.invoke("secops:index:getIdentity", {}).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    process.kill(plugin.pid!, "SIGTERM");
+    await plugin.exited();
+    expect(Date.now() - started).toBeLessThan(4_000);
+    await call;
+  });
+
+  test("14. Configure: an empty apiKey is refused naming it; each new Configure closes the old pool", async () => {
+    const plugin = await NativePluginProcess.start();
+    plugins.push(plugin);
+    await expect(plugin.configure({ apiKey: secret(""), baseUrl: sim.url })).rejects.toMatchObject({
+      code: INVALID_ARGUMENT,
+      details: expect.stringContaining("the provider's apiKey is empty"),
+    });
+    await expect(plugin.configure({ apiKey: 42 as never, baseUrl: sim.url })).rejects.toMatchObject({
+      details: expect.stringContaining("the provider's apiKey is a number"),
+    });
+    const sockets = () => {
+      const fs = jest.requireActual<typeof import("node:fs")>("node:fs");
+      return fs.readdirSync(`/proc/${plugin.pid}/fd`).length;
+    };
+    await plugin.configure({ apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url });
+    await plugin.invoke("secops:index:getIdentity", {});
+    const base = sockets();
+    for (let i = 0; i < 30; i++) {
+      await plugin.configure({ apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url });
+      await plugin.invoke("secops:index:getIdentity", {});
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sockets() - base).toBeLessThan(10);
+  });
+
+  test("14. DiffConfig: a trailing slash on baseUrl is no change", async () => {
+    const plugin = await NativePluginProcess.start();
+    plugins.push(plugin);
+    const olds = { apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url };
+    expect((await plugin.diffConfig(PROVIDER, olds, { ...olds, baseUrl: `${sim.url}/` })).changes).toBe(
+      false,
+    );
+  });
+});
