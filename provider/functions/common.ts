@@ -12,7 +12,6 @@ import { clientFor, resolveSettings, type ConnectionOptions } from "../config";
  * The program SDK, loaded when a program calls a function, not when this module loads: the native
  * plugin shares the functions' bodies and must start without it (issue 22).
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const sdk = (): typeof pulumi => require("@pulumi/pulumi") as typeof pulumi;
 
 /** Each field of `T` may be a `pulumi.Input` (an Output, a promise or a plain value). */

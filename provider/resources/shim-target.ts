@@ -42,7 +42,6 @@ export class ProviderRuntime implements ResourceContext {
     warned.add(key);
     // Loaded here, not at the top: the native plugin imports this module too, and the program SDK
     // costs it most of a second and ~60 MB at start (issue 22) for a warning it never sends this way.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const sdk = require("@pulumi/pulumi") as typeof pulumi;
     void sdk.log.warn(message);
   }

@@ -97,8 +97,12 @@ export async function applyPlanned(ctx: ApplyContext, p: Planned): Promise<void>
         return create(ctx, p.declared, p.inputs);
       }
       await create(ctx, p.declared, p.inputs);
-      // The replacement is in the state under the same URN: only the old object goes.
+      // The replacement is in the state under the same URN: only the old object goes. Until its
+      // delete succeeds it stays in the state, marked for deletion, as the engine keeps it.
+      (ctx.state.pendingDeletes ??= []).push(p.old);
       await (await ctx.provider(refOf(p.old))).delete(p.old.id, p.old.urn, p.old.outputs);
+      ctx.state.pendingDeletes = ctx.state.pendingDeletes.filter((x) => x !== p.old);
+      if (!ctx.state.pendingDeletes.length) delete ctx.state.pendingDeletes;
       return;
   }
 }

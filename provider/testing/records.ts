@@ -38,6 +38,11 @@ export interface State {
   resources: StateResource[];
   /** Creates in flight when the state was last written (present only while there are some). */
   pending?: PendingCreate[];
+  /**
+   * Objects a replace superseded whose delete failed: kept, as the engine keeps them (`delete: true`),
+   * and deleted first by the next up or destroy (present only while there are some).
+   */
+  pendingDeletes?: StateResource[];
 }
 
 /**
@@ -49,6 +54,7 @@ export interface StoredState {
   providers: Record<string, string>;
   resources: Array<StateResource & { provider?: string }>;
   pending?: Array<PendingCreate & { provider?: string }>;
+  pendingDeletes?: Array<StateResource & { provider?: string }>;
 }
 
 const providerHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);

@@ -17,6 +17,7 @@ import {
   errorText,
   readState,
   settlePendingCreates,
+  settlePendingDeletes,
   writeState,
   type State,
   type StateResource,
@@ -208,9 +209,14 @@ export class LifecycleRunner {
   /** Settles creates a dead runner left in flight (see {@link settlePendingCreates}). */
   private async settlePending(): Promise<Map<string, string>> {
     const state = this.state();
-    if (!state.pending?.length) return new Map();
-    const unsettled = await settlePendingCreates(state, (ref) => this.provider(ref));
+    if (!state.pending?.length && !state.pendingDeletes?.length) return new Map();
+    const unsettled = state.pending?.length
+      ? await settlePendingCreates(state, (ref) => this.provider(ref))
+      : new Map<string, string>();
+    const leftovers = await settlePendingDeletes(state, (ref) => this.provider(ref));
     this.save(state);
+    if (leftovers.length)
+      throw new Error(`objects replaced earlier could not be deleted yet: ${leftovers.join("; ")}`);
     return unsettled;
   }
 

@@ -21,6 +21,8 @@ export function readState(path: string): State {
     Object.assign(providers, (stored as StoredState).providers ?? {});
     state.resources = stored.resources.map((r) => loadResource(r, providers));
     if (stored.pending?.length) state.pending = stored.pending.map((p) => loadResource(p, providers));
+    if (stored.pendingDeletes?.length)
+      state.pendingDeletes = stored.pendingDeletes.map((r) => loadResource(r, providers));
   }
   replayJournal(`${path}.journal`, state, providers);
   return state;
@@ -34,6 +36,9 @@ export function writeState(path: string, state: State): number {
     providers,
     resources: state.resources.map((r) => storeResource(r, providers)),
     ...(state.pending?.length ? { pending: state.pending.map((p) => storeResource(p, providers)) } : {}),
+    ...(state.pendingDeletes?.length
+      ? { pendingDeletes: state.pendingDeletes.map((r) => storeResource(r, providers)) }
+      : {}),
   };
   const text = `${JSON.stringify(stored)}\n`;
   const tmp = `${path}.tmp`;
@@ -81,4 +86,27 @@ export async function settlePendingCreates(
   }
   if (!state.pending?.length) delete state.pending;
   return unsettled;
+}
+
+/**
+ * Deletes the objects replaces left behind (their delete failed). Deleted ones leave
+ * `state.pendingDeletes`; returns why each of the others is still there.
+ */
+export async function settlePendingDeletes(
+  state: State,
+  resolve: (ref: { type: string; provider?: string }) => Promise<ProviderProcess>,
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const old of [...(state.pendingDeletes ?? [])]) {
+    try {
+      await (
+        await resolve({ type: old.type, provider: old.providerUrn })
+      ).delete(old.id, old.urn, old.outputs);
+      state.pendingDeletes = state.pendingDeletes?.filter((x) => x !== old);
+    } catch (err) {
+      failures.push(`${old.urn} (replaced object ${old.id}, still to delete): ${errorText(err)}`);
+    }
+  }
+  if (!state.pendingDeletes?.length) delete state.pendingDeletes;
+  return failures;
 }

@@ -140,3 +140,28 @@ test("npm run demo:native walks preview, up, import, drift, refresh, repair and 
   );
   expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
 }, 120_000);
+
+test("issue 19.6: a replace whose old delete fails keeps the old rule in state and deletes it on the next up", async () => {
+  let search = "replace-old-*";
+  const runner = runnerFor(() => {
+    new native.HvaAutomationRule("moving", { field: "name", search });
+  });
+  await runner.up();
+  const live = async (s: string) =>
+    (await sim.control.state()).rules.filter((r) => r.search === s).map((r) => String(r.id));
+  const [oldId] = await live("replace-old-*");
+  search = "replace-new-*";
+  await sim.control.setFaults([
+    { kind: "500", method: "DELETE", path: "/endpoint/hva/automation", times: 50 },
+  ]);
+  await expect(runner.up()).rejects.toThrow();
+  await sim.control.clearFaults();
+  const saved = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+  expect(saved.pendingDeletes.map((r: { id: string }) => r.id)).toEqual([oldId]);
+  expect(await live("replace-old-*")).toEqual([oldId]);
+  // The next up (nothing else to change) deletes it: the old rule is gone, the new one stays.
+  await runner.up();
+  expect(await live("replace-old-*")).toEqual([]);
+  expect(await live("replace-new-*")).toHaveLength(1);
+  expect(JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).pendingDeletes).toBeUndefined();
+});

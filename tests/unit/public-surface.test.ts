@@ -27,6 +27,7 @@ const ERRORS_AND_ENUMS = [
   "SecOpsInputError",
   "SecOpsNetworkError",
   "SecOpsResponseError",
+  "SecOpsSafetyError",
   "SecOpsTimeoutError",
   "assumptions",
   "isSecOpsError",
