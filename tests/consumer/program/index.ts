@@ -153,6 +153,7 @@ function describe(err: unknown): string {
     client.SecOpsTimeoutError,
     client.SecOpsAmbiguousError,
     client.SecOpsResponseError,
+    client.SecOpsSafetyError,
     client.SecOpsInputError,
     client.SecOpsConfigError,
     secops.SecOpsApiError,
@@ -160,6 +161,7 @@ function describe(err: unknown): string {
     secops.SecOpsTimeoutError,
     secops.SecOpsAmbiguousError,
     secops.SecOpsResponseError,
+    secops.SecOpsSafetyError,
     secops.SecOpsInputError,
     secops.SecOpsConfigError,
   ];
