@@ -13,15 +13,7 @@ import { applyPlanned, importById, refOf, type ApplyContext } from "./apply";
 import { Journal } from "./journal";
 import { StepFailedError, type Command } from "./failure";
 export { StepFailedError, stepsOf, type Command } from "./failure";
-import {
-  errorText,
-  readState,
-  settlePendingCreates,
-  settlePendingDeletes,
-  writeState,
-  type State,
-  type StateResource,
-} from "./state";
+import { errorText, readState, settleLeftovers, writeState, type State, type StateResource } from "./state";
 
 export type { PendingCreate, State, StateResource } from "./state";
 export type { Op, Step } from "./plan";
@@ -206,18 +198,15 @@ export class LifecycleRunner {
     return steps;
   }
 
-  /** Settles creates a dead runner left in flight (see {@link settlePendingCreates}). */
+  /** Settles what a dead runner or a failed replace left (see {@link settleLeftovers}). */
   private async settlePending(): Promise<Map<string, string>> {
     const state = this.state();
     if (!state.pending?.length && !state.pendingDeletes?.length) return new Map();
-    const unsettled = state.pending?.length
-      ? await settlePendingCreates(state, (ref) => this.provider(ref))
-      : new Map<string, string>();
-    const leftovers = await settlePendingDeletes(state, (ref) => this.provider(ref));
-    this.save(state);
-    if (leftovers.length)
-      throw new Error(`objects replaced earlier could not be deleted yet: ${leftovers.join("; ")}`);
-    return unsettled;
+    return settleLeftovers(
+      state,
+      (ref) => this.provider(ref),
+      () => this.save(state),
+    );
   }
 
   /** Stops the provider processes. */

@@ -110,3 +110,22 @@ export async function settlePendingDeletes(
   if (!state.pendingDeletes?.length) delete state.pendingDeletes;
   return failures;
 }
+
+/**
+ * Settles what an earlier run left (creates in flight, replaced objects still to delete), then
+ * `save`s; fails when a replaced object still cannot be deleted. Returns the unsettled creates.
+ */
+export async function settleLeftovers(
+  state: State,
+  resolve: (ref: { type: string; provider?: string }) => Promise<ProviderProcess>,
+  save: () => void,
+): Promise<Map<string, string>> {
+  const unsettled = state.pending?.length
+    ? await settlePendingCreates(state, resolve)
+    : new Map<string, string>();
+  const leftovers = await settlePendingDeletes(state, resolve);
+  save();
+  if (leftovers.length)
+    throw new Error(`objects replaced earlier could not be deleted yet: ${leftovers.join("; ")}`);
+  return unsettled;
+}
