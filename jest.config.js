@@ -12,5 +12,6 @@ module.exports = {
   },
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: { warnOnly: false } }] },
   testTimeout: 60000,
-  setupFiles: ["<rootDir>/tests/helpers/setup-env.ts"],
+  globalSetup: "<rootDir>/tests/helpers/global-setup.js",
+  globalTeardown: "<rootDir>/tests/helpers/global-teardown.js",
 };

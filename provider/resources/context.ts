@@ -13,6 +13,8 @@ export interface ResourceContext {
   client(): Promise<SecOpsClient>;
   /** Shows `message` once per provider instance for `key`. */
   warn(key: string, message: string): void;
+  /** The URN of the resource the current call is about, when the front-end knows it. */
+  urn?(): string | undefined;
 }
 
 /** The operations of a resource implementation, typed against Pulumi's dynamic-provider interface. */

@@ -21,7 +21,7 @@ import {
 import { dynamicImplementation } from "./shim-target";
 import { RuleListCache } from "./hva-list-cache";
 import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./hva-reconcile";
-import { adoptLeftCreate, removePendingCreate } from "./hva-settle";
+import { adoptLeftCreate, held, removePendingCreate } from "./hva-settle";
 import { intentJournal } from "./intents";
 import { FreshLoad, KeyedLock } from "./serial";
 
@@ -96,6 +96,8 @@ interface CreateContext {
   claimed: Set<string>;
   lists: FreshLoad<HvaRule[]>;
   warn: ResourceContext["warn"];
+  /** The URN of the resource being created, when the front-end knows it. */
+  urn: string | undefined;
 }
 
 /**
@@ -109,7 +111,7 @@ async function createRule(
   const { client, claimed } = c;
   const team = await teamOf(client);
   const journal = intentJournal();
-  let rule = await adoptLeftCreate(client, journal, team, inputs, claimed);
+  let rule = await adoptLeftCreate(client, journal, team, inputs, claimed, c.urn);
   const list = () => listForReconcile(client, "creating an HVA rule records the rules that exist before it");
   const before = rule ? undefined : await rulesBefore(() => c.lists.get().then(undefined, list), inputs);
   if (!rule && inputs.adoptExisting) {
@@ -119,15 +121,18 @@ async function createRule(
   if (!rule) {
     const at = new Date().toISOString();
     // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
+    const { field, search } = inputs;
     const intent = before
-      ? journal.open(team, { field: inputs.field, search: inputs.search, before, at })
+      ? journal.open(team, { field, search, before, at, ...(c.urn ? { urn: c.urn } : {}) })
       : undefined;
     if (journal.failure) c.warn("intent-journal", journal.failure);
     try {
       rule = await createOnce(client, inputs, team, before, claimed);
-    } finally {
-      intent?.close(); // the outcome (an id, a pending id, or a definite failure) goes back to the caller
+    } catch (err) {
+      intent?.close(); // a pending id (with its proof) or a definite failure goes back to the caller
+      throw err;
     }
+    intent?.made(rule.id); // kept until a later call shows the caller recorded it
   }
   claimed.add(rule.id);
   rule = await ensureEnabled(client, rule, inputs);
@@ -173,6 +178,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
     await this.sameTeamIfKnown(id, olds);
+    held(olds?.teamId, id, olds);
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
     const replaces = (["field", "search"] as const).filter((k) => isUnknown(news[k]) || olds[k] !== news[k]);
@@ -185,7 +191,8 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     let lists = this.#lists.get(client);
     if (!lists) this.#lists.set(client, (lists = new FreshLoad(() => client.listHvaRules())));
-    const c = { client, claimed: this.#claimed, lists, warn: (k: string, m: string) => this.ctx.warn(k, m) };
+    const warn = (k: string, m: string) => this.ctx.warn(k, m);
+    const c = { client, claimed: this.#claimed, lists, warn, urn: this.ctx.urn?.() };
     const key = JSON.stringify([inputs.field, inputs.search]);
     return this.#creating
       .run(key, () => writing(this.#listCache, () => createRule(c, inputs)))
@@ -199,6 +206,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     if (isPendingId(id)) return { id, props }; // kept until the next up or destroy settles it
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
+    held(props?.teamId, id, props);
     const listed = (await this.#listCache.rules(client))?.get(id);
     if (listed) return { id, props: outputs(listed, props ?? { field: "", search: "", enabled: true }) };
     // Not in the list (or no list): a GET tells "deleted" from "not listed".
@@ -225,6 +233,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   ): Promise<pulumi.dynamic.UpdateResult<HvaRuleOutputs>> {
     const client = await this.ctx.client();
     await assertTeam(client, olds?.teamId, `HVA rule ${id}`);
+    held(olds?.teamId, id, olds);
     return writing(this.#listCache, async () => {
       try {
         const rule = await client.setHvaRuleEnabled(id, news.enabled);
@@ -247,10 +256,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       if (isPendingId(id)) {
         const team = await teamOf(client);
         const key = JSON.stringify([props.field, props.search]);
+        const urn = this.ctx.urn?.();
         const settle = () =>
-          removePendingCreate(client, intentJournal(), team, props as never, this.#claimed);
+          removePendingCreate(client, intentJournal(), team, id, props as never, this.#claimed, urn);
         return this.#creating.run(key, settle);
       }
+      held(props?.teamId, id, props);
       try {
         await client.deleteHvaRule(id);
       } catch (err) {

@@ -1,20 +1,30 @@
 /**
  * Settling creates whose outcome a crash or a fault left unknown, with proof (see hva-reconcile.ts):
  * a create of a rule adopts what a dead process's PUT of the same rule made; a delete of a pending id
- * removes what that create made. A rule that was in the list before the PUT, or that another resource
- * of this provider instance holds, is never claimed or deleted; with more than one candidate nothing is.
+ * removes what that create made. A rule that was in the list before the PUT, that another resource
+ * of this provider instance holds, or that another create's PUT answered with, is never claimed or
+ * deleted; with more than one candidate nothing is.
  */
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
-import type { IntentJournal } from "./intents";
-import { candidates, listForReconcile, pendingRecordOf, unproven } from "./hva-reconcile";
+import { intentJournal, type IntentJournal, type LeftIntent } from "./intents";
+import { candidates, identical, listForReconcile, pendingRecordOf, sameRule, unproven } from "./hva-reconcile";
+import { PENDING_ID_PREFIX } from "./runtime";
 
 type Rule = { field: string; search: string };
 
 /**
- * Before a create: the rule a dead process's PUT of the same rule made, proven by its journaled
- * `before`, or undefined when no such PUT left an unknown outcome (or it made nothing).
+ * True for an intent of the resource being created or settled: the same URN where the front-end knows
+ * it (the native plugin), any intent where neither does (the dynamic host).
+ */
+const forResource = (i: LeftIntent, urn: string | undefined) => (i.urn ?? "") === (urn ?? "");
+
+/**
+ * Before a create: the rule a dead process's PUT of the same rule made, or undefined when no such PUT
+ * left an unknown outcome (or it made nothing). A PUT that answered with an id whose answer the caller
+ * may never have recorded is adopted only by the resource it was made for (same URN); one that did not
+ * answer is proven by its journaled `before`.
  */
 export async function adoptLeftCreate(
   client: SecOpsClient,
@@ -22,12 +32,21 @@ export async function adoptLeftCreate(
   team: string,
   inputs: Rule,
   claimed: ReadonlySet<string>,
+  urn: string | undefined,
 ): Promise<HvaRule | undefined> {
-  const left = journal.left(team, inputs.field, inputs.search);
-  if (left.length === 0) return undefined;
+  const { left, made } = journal.scan(team, inputs.field, inputs.search);
+  const mine = urn ? left.filter((i) => i.made !== undefined && forResource(i, urn)) : [];
+  const open = left.filter((i) => i.made === undefined && forResource(i, urn));
+  if (mine.length === 0 && open.length === 0) return undefined;
   const rules = await listForReconcile(client, "recovering a create a crash interrupted");
-  for (const intent of left) {
-    const found = candidates(rules, inputs, intent.before, claimed);
+  for (const intent of mine) {
+    const rule = rules.find((r) => r.id === intent.made && sameRule(r, inputs) && !claimed.has(r.id));
+    intent.settle();
+    if (rule) return rule;
+  }
+  const held = new Set([...claimed, ...made]);
+  for (const intent of open) {
+    const found = candidates(rules, inputs, intent.before, held);
     if (found.length > 1)
       throw unproven(inputs, found, `a create interrupted at ${intent.at} left its outcome unknown`);
     intent.settle();
@@ -37,32 +56,55 @@ export async function adoptLeftCreate(
 }
 
 /**
- * Settles a pending create (the delete of a pending id): the rule it made, proven by the `before` it
- * recorded (in its state, else in the journal of the process that died), is deleted. A create with no
- * record anywhere never sent a PUT whose outcome is unknown (every PUT is journaled first): nothing to do.
+ * Settles a pending create (the delete of a pending id): the rule it made is deleted. The proof is the
+ * `before` the create recorded in its state, else the journal of the process that died: an intent from
+ * no earlier than the pending id's time (the runner's pending ids carry when the create was asked for)
+ * whose PUT answered with an id, or whose `before` leaves one candidate. A create with no record
+ * anywhere never sent a PUT (every PUT is journaled first): nothing to do.
  */
 export async function removePendingCreate(
   client: SecOpsClient,
   journal: IntentJournal,
   team: string,
+  id: string,
   props: Record<string, unknown>,
   claimed: ReadonlySet<string>,
+  urn: string | undefined,
 ): Promise<void> {
   const { field, search } = props;
   if (typeof field !== "string" || typeof search !== "string") return;
   const rule = { field, search };
   const recorded = pendingRecordOf(props);
-  const left = recorded ? undefined : journal.left(team, field, search)[0];
-  if (!recorded && !left) return;
-  const rules = await listForReconcile(client, "settling a create whose outcome was unknown");
-  const before = recorded ? recorded.before : (left?.before ?? null);
-  // Recorded without a list (strict-spec at the time): every identical rule is a candidate.
-  const found = candidates(rules, rule, before ?? [], claimed);
-  if (found.length > 1 || (before === null && found.length > 0))
-    throw unproven(rule, found, "settling a create whose outcome was unknown");
+  const { left, made } = journal.scan(team, field, search);
+  const since = id.slice(PENDING_ID_PREFIX.length);
+  const own = recorded ? [] : left.filter((i) => i.at >= since && forResource(i, urn));
+  if (!recorded && own.length === 0) return;
+  const why = "settling a create whose outcome was unknown";
+  const rules = await listForReconcile(client, why);
+  const held = new Set([...claimed, ...made]);
+  const live = (ids: Iterable<string>) => rules.filter((r) => [...ids].includes(r.id) && identical(r, rule, claimed));
+  let found: HvaRule[];
+  if (recorded) {
+    // Recorded without a list (strict-spec at the time): every identical rule is a candidate.
+    found = candidates(rules, rule, recorded.before ?? [], held);
+    if (recorded.before === null && found.length > 0) throw unproven(rule, found, why);
+  } else {
+    const answered = own.flatMap((i) => (i.made ? [i.made] : []));
+    found = live(answered);
+    for (const i of own.filter((x) => !x.made)) found.push(...candidates(rules, rule, i.before, held));
+    // Several interrupted creates of this rule: which one was this resource's cannot be told.
+    if (own.length > 1 && found.length > 0) throw unproven(rule, found, why);
+  }
+  if (found.length > 1) throw unproven(rule, found, why);
   if (found.length === 1)
     await client.deleteHvaRule(found[0].id).catch((err: unknown) => {
       if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
     });
-  left?.settle();
+  for (const i of own) i.settle();
+}
+
+/** A call about rule `id` shows the caller holds it: the journal stops keeping the create's answer. */
+export function held(team: unknown, id: string, props: { field?: unknown; search?: unknown } | undefined): void {
+  if (typeof team === "string" && team !== "" && !id.startsWith(PENDING_ID_PREFIX))
+    intentJournal().confirm(team, props?.field, props?.search, id);
 }

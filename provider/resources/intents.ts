@@ -1,17 +1,22 @@
 /**
  * The create-intent journal: before a create's PUT is sent, what the team's list showed for the same
  * field and search is written to a small file; once the create's outcome is handed back (an id, a
- * partial failure, a definite failure) the file is removed. A file whose process is dead is what a
- * crash (kill -9, a lost machine session, an engine that stopped waiting) left: the next create or
- * settle of the same rule finds it and can prove which rule, if any, that PUT made, because every
- * rule the list showed before the PUT is excluded.
+ * partial failure or a definite failure) the file is removed. When the PUT answered with an id, the
+ * file keeps that id (`made`, with the resource's URN when the front-end knows it) until a later call
+ * about that id (diff, read, update, delete) shows that whoever asked for the create holds it: the
+ * answer itself can be lost when the engine or runner dies before recording it.
+ *
+ * A file whose process is dead is what a crash (kill -9, a lost machine session, an engine that
+ * stopped waiting) left: the next create or settle of the same rule finds it and can prove which
+ * rule, if any, that PUT made, because every rule the list showed before the PUT is excluded, and
+ * every rule another intent says it made.
  *
  * Where: `SECOPS_INTENT_DIR`, else `<PULUMI_HOME or ~/.pulumi>/secops/intents`, one folder per team.
  * A journal that cannot be written is reported once and creates go on without it (a crash then leaves
  * an orphan that `secops drift` lists, never a wrong delete).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -23,11 +28,17 @@ export interface CreateIntent {
   before: string[];
   /** When the PUT was about to be sent (ISO 8601). */
   at: string;
+  /** The resource's URN, when the front-end knows it (the native plugin does, the dynamic host not). */
+  urn?: string;
+  /** The id the PUT answered with, kept until a later call about that id confirms it is held. */
+  made?: string;
 }
 
 interface Stored extends CreateIntent {
   pid: number;
   token: string;
+  /** When the writing process started, so a later process given the same pid is not taken for it. */
+  start?: string;
 }
 
 /** This process's token: a pid reused by a later process is not mistaken for this one. */
@@ -43,8 +54,32 @@ const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
 const ruleKey = (field: string, search: string) =>
   createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
-function alive(pid: number, token: string): boolean {
+/**
+ * When process `pid` started (Linux: clock ticks since boot, from /proc), "zombie" for one that has
+ * ended but was not reaped (a container without an init that reaps, whose parent was killed), or
+ * undefined where /proc cannot tell.
+ */
+function started(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // pid (comm) state ppid ... starttime is the 22nd field; comm may hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields[0] === "Z" || fields[0] === "X" ? "zombie" : fields[19];
+}
+
+const START = started(process.pid);
+
+/** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
+function alive(pid: number, token: string, start: string | undefined): boolean {
   if (pid === process.pid) return token === TOKEN;
+  const now = started(pid);
+  if (now === "zombie") return false;
+  if (now !== undefined && start !== undefined) return now === start;
+  if (existsSync("/proc/self/stat")) return now !== undefined; // Linux: no /proc entry, no process
   try {
     process.kill(pid, 0);
     return true;
@@ -53,10 +88,14 @@ function alive(pid: number, token: string): boolean {
   }
 }
 
-/** An open intent: remove it once the create's outcome is known to whoever asked for the create. */
+/** An open intent: `made` once the PUT answered with an id, else `close` once the outcome is known. */
 export interface OpenIntent {
+  made(id: string): void;
   close(): void;
 }
+
+/** An intent a dead process left, with `settle()` to remove it once its outcome is known. */
+export type LeftIntent = CreateIntent & { settle(): void };
 
 /** The journal of one process (every team, every rule). */
 export class IntentJournal {
@@ -75,22 +114,59 @@ export class IntentJournal {
       folder,
       `${ruleKey(intent.field, intent.search)}.${process.pid}.${TOKEN}.${++this.#seq}.json`,
     );
+    const stored: Stored = { ...intent, pid: process.pid, token: TOKEN, ...(START ? { start: START } : {}) };
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      const stored: Stored = { ...intent, pid: process.pid, token: TOKEN };
       writeFileSync(file, JSON.stringify(stored), { mode: 0o600 });
     } catch (err) {
       this.fail(err);
-      return { close: () => undefined };
+      return { made: () => undefined, close: () => undefined };
     }
-    return { close: () => rmSync(file, { force: true }) };
+    const close = () => rmSync(file, { force: true });
+    const made = (id: string) => {
+      try {
+        writeFileSync(file, JSON.stringify({ ...stored, made: id }), { mode: 0o600 });
+      } catch (err) {
+        this.fail(err);
+        close();
+      }
+    };
+    return { made, close };
   }
 
   /**
-   * Intents for this field and search that dead processes left, newest first, each with a `settle()`
-   * that removes it once its outcome is known.
+   * Intents for this field and search, newest first: those dead processes left (`left`), and the ids
+   * any intent, live or dead, says its PUT made (`made`: rules some resource holds or will hold, never
+   * candidates for another create).
    */
-  left(team: string, field: string, search: string): Array<CreateIntent & { settle(): void }> {
+  scan(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
+    const left: LeftIntent[] = [];
+    const made = new Set<string>();
+    for (const { file, stored } of this.read(team, field, search)) {
+      if (stored.made) made.add(stored.made);
+      if (alive(stored.pid, stored.token, stored.start)) continue;
+      const { before, at, urn } = stored;
+      const intent: LeftIntent = { field, search, before, at, settle: () => rmSync(file, { force: true }) };
+      if (urn) intent.urn = urn;
+      if (stored.made) intent.made = stored.made;
+      left.push(intent);
+    }
+    return { left: left.sort((a, b) => b.at.localeCompare(a.at)), made };
+  }
+
+  /** A later call about rule `id` shows it is held: the intents that made it are removed. */
+  confirm(team: string, field: unknown, search: unknown, id: string): void {
+    if (typeof field !== "string" || typeof search !== "string") return;
+    for (const { file, stored } of this.read(team, field, search))
+      if (stored.made === id) rmSync(file, { force: true });
+  }
+
+  /** Intents for this field and search that dead processes left (see {@link scan}). */
+  left(team: string, field: string, search: string): LeftIntent[] {
+    return this.scan(team, field, search).left;
+  }
+
+  private read(team: string, field: string, search: string): Array<{ file: string; stored: Stored }> {
     const folder = join(this.dir, safe(team));
     const prefix = `${ruleKey(field, search)}.`;
     let names: string[];
@@ -99,20 +175,17 @@ export class IntentJournal {
     } catch {
       return [];
     }
-    const found: Array<CreateIntent & { settle(): void }> = [];
+    const found: Array<{ file: string; stored: Stored }> = [];
     for (const name of names) {
       const file = join(folder, name);
-      let stored: Stored;
       try {
-        stored = JSON.parse(readFileSync(file, "utf8")) as Stored;
+        const stored = JSON.parse(readFileSync(file, "utf8")) as Stored;
+        if (stored.field === field && stored.search === search) found.push({ file, stored });
       } catch {
-        continue; // written by a process that died mid-write: nothing was sent after it
+        // Gone meanwhile, or written by a process that died mid-write: nothing was sent after it.
       }
-      if (stored.field !== field || stored.search !== search || alive(stored.pid, stored.token)) continue;
-      const { field: f, search: s, before, at } = stored;
-      found.push({ field: f, search: s, before, at, settle: () => rmSync(file, { force: true }) });
     }
-    return found.sort((a, b) => b.at.localeCompare(a.at));
+    return found;
   }
 
   /** Why the journal cannot be written, if it cannot. */

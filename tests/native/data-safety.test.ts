@@ -108,9 +108,11 @@ describe("1. settling a pending create never deletes a rule it cannot prove it m
     await sim.control.clearFaults();
     const landed = await live(search);
     expect(landed).toHaveLength(1);
-    // Another resource of the stack makes the same rule in a later run.
+    // Another resource of the stack makes the same rule in a later run, and a run after that diffs it
+    // (so the journal no longer keeps that create's answer: the engine holds it).
     const other = await (await configured()).create(`${RULE}-other`, inputsOf(search));
     const next = await configured();
+    await next.diff(other.id, `${RULE}-other`, other.properties, inputsOf(search));
     await expect(next.delete(err.id, RULE, err.properties)).rejects.toMatchObject({
       code: FAILED_PRECONDITION,
       details: expect.stringMatching(
@@ -118,6 +120,21 @@ describe("1. settling a pending create never deletes a rule it cannot prove it m
       ),
     });
     expect((await live(search)).sort()).toEqual([landed[0], other.id].sort());
+  });
+
+  test("a rule another create answered with (not yet diffed) is never a candidate: only its own is deleted", async () => {
+    const search = unique();
+    await sim.control.setFaults([
+      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+    ]);
+    const err = await initFailure((await configured()).create(RULE, inputsOf(search)));
+    await sim.control.clearFaults();
+    const [landed] = await live(search);
+    const other = await (await configured()).create(`${RULE}-other`, inputsOf(search));
+    await (await configured()).delete(err.id, RULE, err.properties);
+    expect(await live(search)).toEqual([other.id]);
+    expect(other.id).not.toBe(landed);
   });
 
   test("the only new rule is proven to be its own: the settle deletes exactly it", async () => {
@@ -232,6 +249,29 @@ test("5. a plugin killed with creates in flight: the next run adopts what landed
   const rules = (await sim.control.state()).rules.filter((r) => searches.includes(r.search as string));
   expect(rules).toHaveLength(searches.length);
   expect(rules.every((r) => r.enabled === false)).toBe(true);
+});
+
+test("5. an engine that died after the plugin answered: the same resource's next create adopts the rule, another resource's does not", async () => {
+  const [search, twin] = [unique(), unique()];
+  const doomed = await configured();
+  // The plugin answers; the engine dies before recording the answers (so it never calls again about them).
+  const lost = await doomed.create(`${RULE}-lost`, inputsOf(search, false));
+  const lostTwin = await doomed.create(`${RULE}-lost-twin`, inputsOf(twin));
+  process.kill(doomed.pid!, "SIGKILL");
+  await doomed.exited();
+
+  const next = await configured();
+  // The engine has no id for either: it sends Create again, for the same URN and for another one.
+  const again = await next.create(`${RULE}-lost`, inputsOf(search, false));
+  expect(again.id).toBe(lost.id);
+  expect(await live(search)).toEqual([lost.id]);
+  const other = await next.create(`${RULE}-another`, inputsOf(twin));
+  expect(other.id).not.toBe(lostTwin.id);
+  expect((await live(twin)).sort()).toEqual([lostTwin.id, other.id].sort());
+  // Settling another resource's interrupted create of the same rule never takes the lost answer.
+  const pendingId = `pending:${new Date(0).toISOString()}`;
+  await (await configured()).delete(pendingId, `${RULE}-another`, inputsOf(twin));
+  expect((await live(twin)).sort()).toEqual([lostTwin.id, other.id].sort());
 });
 
 test("7. a single 500 on DELETE is tried again: the rule is gone", async () => {

@@ -72,6 +72,11 @@ export class ProviderInstance implements ResourceContext {
     this.log("warning", message, currentCall.getStore()?.urn);
   }
 
+  /** The URN of the resource the current call is about. */
+  urn(): string | undefined {
+    return currentCall.getStore()?.urn || undefined;
+  }
+
   /** The implementation of a resource type for this instance, or undefined for an unknown token. */
   implementation(token: string): ResourceImplementation<Bag, Bag> | undefined {
     let impl = this.#impls.get(token);

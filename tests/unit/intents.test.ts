@@ -1,0 +1,88 @@
+/**
+ * The create-intent journal: what a create keeps until its caller holds the answer, and how a dead
+ * process (exited, a zombie nobody reaped, or a pid given to a later process) is told from a live one.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { IntentJournal } from "../../provider/resources/intents";
+
+const TEAM = "team-a";
+const RULE = { field: "name", search: "dc-*" };
+let dir: string;
+let journal: IntentJournal;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "secops-intent-unit-"));
+  journal = new IntentJournal(dir);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const files = () => readdirSync(join(dir, TEAM));
+const stored = () => files().map((f) => JSON.parse(readFileSync(join(dir, TEAM, f), "utf8")));
+
+/** An intent file as another process (pid, start) would have written it. */
+function writeAs(pid: number, extra: Record<string, unknown> = {}): void {
+  const [name] = files();
+  const body = { ...stored()[0], pid, token: "other", ...extra };
+  writeFileSync(join(dir, TEAM, name.replace(/\.\d+\./, `.${pid}.`)), JSON.stringify(body));
+  rmSync(join(dir, TEAM, name));
+}
+
+test("an answered create keeps its id until a call about that id confirms the caller holds it", () => {
+  const intent = journal.open(TEAM, { ...RULE, before: ["hva-1"], at: "2026-11-24T00:00:00.000Z", urn: "urn:x" });
+  intent.made("hva-2");
+  expect(stored()).toEqual([expect.objectContaining({ ...RULE, before: ["hva-1"], made: "hva-2", urn: "urn:x" })]);
+  // This process is alive: nothing is "left", but the id is known to be held by someone.
+  expect(journal.scan(TEAM, RULE.field, RULE.search)).toEqual({ left: [], made: new Set(["hva-2"]) });
+  journal.confirm(TEAM, RULE.field, "other-*", "hva-2");
+  expect(files()).toHaveLength(1);
+  journal.confirm(TEAM, RULE.field, RULE.search, "hva-3");
+  expect(files()).toHaveLength(1);
+  journal.confirm(TEAM, RULE.field, RULE.search, "hva-2");
+  expect(files()).toEqual([]);
+});
+
+test("a create with a definite outcome leaves nothing", () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" }).close();
+  expect(files()).toEqual([]);
+});
+
+test("an intent of an exited process is left; settling removes it", () => {
+  journal.open(TEAM, { ...RULE, before: ["hva-1"], at: "2026-11-24T00:00:00.000Z" }).made("hva-9");
+  const exited = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+  writeAs(exited);
+  const [left] = journal.left(TEAM, RULE.field, RULE.search);
+  expect(left).toMatchObject({ ...RULE, before: ["hva-1"], made: "hva-9" });
+  left.settle();
+  expect(files()).toEqual([]);
+});
+
+test("a live process given the pid of the writer is not taken for it (start time differs)", () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
+  writeAs(process.ppid, { start: "1" });
+  expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(1);
+  writeAs(process.ppid, { start: undefined });
+  expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(0); // alive, no start to compare
+});
+
+test("a zombie (ended, never reaped) counts as dead", async () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
+  // A child that exits while this process does not reap it: node reaps only on a turn of its loop,
+  // and everything below runs synchronously, so the ended child stays a zombie in /proc meanwhile.
+  const child = spawn("sh", ["-c", "exit 0"], { stdio: "ignore" });
+  const pid = child.pid!;
+  let zombie = false;
+  for (const end = Date.now() + 2000; !zombie && Date.now() < end; ) {
+    try {
+      zombie = /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      break;
+    }
+  }
+  expect(zombie).toBe(true);
+  writeAs(pid);
+  expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(1);
+  await new Promise((r) => child.once("exit", r));
+});
