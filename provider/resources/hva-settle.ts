@@ -9,7 +9,14 @@ import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
 import { intentJournal, type IntentJournal, type LeftIntent } from "./intents";
-import { candidates, identical, listForReconcile, pendingRecordOf, sameRule, unproven } from "./hva-reconcile";
+import {
+  candidates,
+  identical,
+  listForReconcile,
+  pendingRecordOf,
+  sameRule,
+  unproven,
+} from "./hva-reconcile";
 import { PENDING_ID_PREFIX } from "./runtime";
 
 type Rule = { field: string; search: string };
@@ -82,7 +89,8 @@ export async function removePendingCreate(
   const why = "settling a create whose outcome was unknown";
   const rules = await listForReconcile(client, why);
   const held = new Set([...claimed, ...made]);
-  const live = (ids: Iterable<string>) => rules.filter((r) => [...ids].includes(r.id) && identical(r, rule, claimed));
+  const live = (ids: Iterable<string>) =>
+    rules.filter((r) => [...ids].includes(r.id) && identical(r, rule, claimed));
   let found: HvaRule[];
   if (recorded) {
     // Recorded without a list (strict-spec at the time): every identical rule is a candidate.
@@ -104,7 +112,11 @@ export async function removePendingCreate(
 }
 
 /** A call about rule `id` shows the caller holds it: the journal stops keeping the create's answer. */
-export function held(team: unknown, id: string, props: { field?: unknown; search?: unknown } | undefined): void {
+export function held(
+  team: unknown,
+  id: string,
+  props: { field?: unknown; search?: unknown } | undefined,
+): void {
   if (typeof team === "string" && team !== "" && !id.startsWith(PENDING_ID_PREFIX))
     intentJournal().confirm(team, props?.field, props?.search, id);
 }

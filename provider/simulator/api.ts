@@ -34,6 +34,17 @@ export interface Ctx {
     fields: Record<string, string>;
     files: Array<{ filename: string; contentType: string; data: Buffer }>;
   };
+  /** Counts a request that named another team's rule or user. */
+  crossTeam?: () => void;
+}
+
+/** `found` if it is the caller's team's; another team's is counted and hidden (404, as unknown). */
+function ownTeam<T extends { teamId?: unknown }>(ctx: Ctx, found: T | undefined): T | undefined {
+  if (found && found.teamId !== ctx.caller.teamId) {
+    ctx.crossTeam?.();
+    return undefined;
+  }
+  return found;
 }
 
 /** A 4xx/5xx answer in the API's error shape. */
@@ -84,8 +95,7 @@ export function authMe(ctx: Ctx): Result {
 }
 
 function userOf(ctx: Ctx): Json | undefined {
-  const u = ctx.store.users.get(ctx.params.id);
-  return u && u.teamId === ctx.caller.teamId ? u : undefined;
+  return ownTeam(ctx, ctx.store.users.get(ctx.params.id));
 }
 
 export function getDirectoryUser(ctx: Ctx): Result {
@@ -242,8 +252,7 @@ function ruleView(r: { id: string; teamId: string; enabled: boolean; searchField
 }
 
 function ruleOf(ctx: Ctx) {
-  const r = ctx.store.rules.get(ctx.params.id);
-  return r && r.teamId === ctx.caller.teamId ? r : undefined;
+  return ownTeam(ctx, ctx.store.rules.get(ctx.params.id));
 }
 
 export function createRule(ctx: Ctx): Result {

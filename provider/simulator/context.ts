@@ -16,6 +16,8 @@ export interface Stats {
   faultsInjected: Record<string, number>;
   /** Retries (same x-request-id) that arrived before the Retry-After the simulator had sent. */
   earlyRetries: number;
+  /** Requests that named a rule or user of another team than the key's (answered 404, as unknown). */
+  crossTeam: number;
 }
 
 /** Server settings. */

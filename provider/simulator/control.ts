@@ -48,6 +48,7 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
       sc.stats.writes = 0;
       sc.stats.socketsOpened = 0;
       sc.stats.earlyRetries = 0;
+      sc.stats.crossTeam = 0;
       for (const k of Object.keys(sc.faults.injected)) delete sc.faults.injected[k];
       return ok({});
     case "GET /faults":

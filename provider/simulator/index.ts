@@ -87,7 +87,14 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       "controlToken must be a non-empty string (an empty token would let anyone change the simulator)",
     );
   const controlToken = options.controlToken ?? randomBytes(16).toString("hex");
-  const stats: Stats = { requests: {}, writes: 0, socketsOpened: 0, faultsInjected: {}, earlyRetries: 0 };
+  const stats: Stats = {
+    requests: {},
+    writes: 0,
+    socketsOpened: 0,
+    faultsInjected: {},
+    earlyRetries: 0,
+    crossTeam: 0,
+  };
   const server = createSimServer({
     store,
     faults: new Faults(seed, rules),

@@ -100,6 +100,7 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
     strictSpec: sc.strictSpec,
     paging: sc.paging,
     parts,
+    crossTeam: () => void sc.stats.crossTeam++,
   };
   const result = r.handler(ctx);
   if (WRITES.has(method) && result.status < 300) {

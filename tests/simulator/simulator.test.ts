@@ -242,6 +242,25 @@ describe.each([false, true])("strictSpec=%s", (strictSpec) => {
   });
 });
 
+test("a request naming another team's rule is answered 404 and counted (crossTeam)", async () => {
+  const sim = await createSimulator({});
+  const one = new SecOpsClient({ apiKey: sim.apiKeys.client1Admin, baseUrl: sim.url, ...fast });
+  const two = new SecOpsClient({ apiKey: sim.apiKeys.client2Admin, baseUrl: sim.url, ...fast });
+  try {
+    const rule = await one.createHvaRule({ field: "name", search: "cross-*" });
+    expect((await sim.control.stats()).crossTeam).toBe(0);
+    expect(await codeOf(two.setHvaRuleEnabled(rule.id, false))).toBe("SECOPS_NOT_FOUND");
+    expect(await codeOf(two.deleteHvaRule(rule.id))).toBe("SECOPS_NOT_FOUND");
+    expect(await codeOf(two.getHvaRule(rule.id))).toBe("resolved"); // a 404 on GET reads as gone
+    expect((await sim.control.stats()).crossTeam).toBe(3);
+    expect((await sim.control.state()).rules.find((r) => r.id === rule.id)).toMatchObject({ enabled: true });
+    await sim.control.resetStats();
+    expect((await sim.control.stats()).crossTeam).toBe(0);
+  } finally {
+    await Promise.all([one.close(), two.close(), sim.close()]);
+  }
+});
+
 test("seed data is deterministic and large enough", async () => {
   const a = await createSimulator({ seed: 7 });
   const b = await createSimulator({ seed: 7 });

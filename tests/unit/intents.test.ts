@@ -31,9 +31,16 @@ function writeAs(pid: number, extra: Record<string, unknown> = {}): void {
 }
 
 test("an answered create keeps its id until a call about that id confirms the caller holds it", () => {
-  const intent = journal.open(TEAM, { ...RULE, before: ["hva-1"], at: "2026-11-24T00:00:00.000Z", urn: "urn:x" });
+  const intent = journal.open(TEAM, {
+    ...RULE,
+    before: ["hva-1"],
+    at: "2026-11-24T00:00:00.000Z",
+    urn: "urn:x",
+  });
   intent.made("hva-2");
-  expect(stored()).toEqual([expect.objectContaining({ ...RULE, before: ["hva-1"], made: "hva-2", urn: "urn:x" })]);
+  expect(stored()).toEqual([
+    expect.objectContaining({ ...RULE, before: ["hva-1"], made: "hva-2", urn: "urn:x" }),
+  ]);
   // This process is alive: nothing is "left", but the id is known to be held by someone.
   expect(journal.scan(TEAM, RULE.field, RULE.search)).toEqual({ left: [], made: new Set(["hva-2"]) });
   journal.confirm(TEAM, RULE.field, "other-*", "hva-2");
@@ -74,7 +81,7 @@ test("a zombie (ended, never reaped) counts as dead", async () => {
   const child = spawn("sh", ["-c", "exit 0"], { stdio: "ignore" });
   const pid = child.pid!;
   let zombie = false;
-  for (const end = Date.now() + 2000; !zombie && Date.now() < end; ) {
+  for (const end = Date.now() + 2000; !zombie && Date.now() < end;) {
     try {
       zombie = /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
     } catch {
