@@ -7,33 +7,13 @@
 import { writeFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
 import type { HvaRule } from "../client/types";
+import { namedRules } from "../resources/hva-names";
 import { client, example } from "./common";
+
+export { ruleName } from "../resources/hva-names";
 
 /** The type token of a native rule. */
 const HVA_TOKEN = "secops:index:HvaAutomationRule";
-
-/** A Pulumi resource name from a rule: `dc-*` → `dc`, field prefixed when it is not `name`. */
-export function ruleName(rule: Pick<HvaRule, "searchField" | "search">): string {
-  const field = rule.searchField && rule.searchField !== "name" ? `${rule.searchField}-` : "";
-  const slug = `${field}${rule.search ?? ""}`
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return slug === "" ? "rule" : /^[0-9]/.test(slug) ? `rule-${slug}` : slug;
-}
-
-/** Rules with unique names, in id order. */
-export function namedRules(rules: readonly HvaRule[]): Array<{ name: string; rule: HvaRule }> {
-  const seen = new Map<string, number>();
-  return [...rules]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((rule) => {
-      const base = ruleName(rule);
-      const n = (seen.get(base) ?? 0) + 1;
-      seen.set(base, n);
-      return { name: n === 1 ? base : `${base}-${n}`, rule };
-    });
-}
 
 /** `pulumi import --file` JSON: native resources only (the engine cannot import dynamic ones). */
 export function importFile(rules: readonly HvaRule[]): string {

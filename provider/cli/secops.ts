@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `secops`: a small command line over SecOpsClient.
- * Exit codes: 0 success, 1 API (or I/O) error with its message, 2 usage error.
+ * Exit codes: 0 success, 1 API (or I/O) error with its message, 2 usage error; `secops drift` also 3
+ * (drift or unmanaged rules found).
  */
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
@@ -15,6 +16,7 @@ import {
   type TimelineComment,
 } from "../client/types";
 import { VERSION } from "../version";
+import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
 import { UsageError, cliMessage, client, collect, example, oneOf } from "./common";
 import { simCommand } from "./secops-sim";
@@ -70,6 +72,7 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
   integrationsCommand(root, out);
   casesCommand(root, out);
   hvaCommand(root, out);
+  driftCommand(root, out);
   commentsCommand(root, out);
   root.addCommand(simCommand("sim"));
   return root;
@@ -219,6 +222,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof ExitStatus) return err.code;
     // A reader that went away (`secops ... | head -1`) ends the command quietly, as Unix tools do.
     if ((err as NodeJS.ErrnoException)?.code === "EPIPE") return 0;
     if (err instanceof UsageError) {

@@ -20,6 +20,16 @@ export interface Stats {
   crossTeam: number;
 }
 
+/** Counters at zero. */
+export const emptyStats = (): Stats => ({
+  requests: {},
+  writes: 0,
+  socketsOpened: 0,
+  faultsInjected: {},
+  earlyRetries: 0,
+  crossTeam: 0,
+});
+
 /** Server settings. */
 export interface ServerContext {
   store: Store;

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { Faults, parseFaultSpec, type FaultRule } from "./faults";
-import type { Stats } from "./context";
+import { emptyStats, type Stats } from "./context";
 import { createSimServer } from "./server";
 import { Store } from "./store";
 
@@ -87,14 +87,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       "controlToken must be a non-empty string (an empty token would let anyone change the simulator)",
     );
   const controlToken = options.controlToken ?? randomBytes(16).toString("hex");
-  const stats: Stats = {
-    requests: {},
-    writes: 0,
-    socketsOpened: 0,
-    faultsInjected: {},
-    earlyRetries: 0,
-    crossTeam: 0,
-  };
+  const stats = emptyStats();
   const server = createSimServer({
     store,
     faults: new Faults(seed, rules),

@@ -108,7 +108,7 @@ test("no declaration reachable from the package's entry points refers to zod", (
   const queue = packed.files
     .map((f) => f.path)
     .filter((f) =>
-      /^dist\/(index|client\/index|simulator\/index|testing\/index|native\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
+      /^dist\/(index|client\/index|simulator\/index|testing\/index|native\/index|drift\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
         f,
       ),
     )
@@ -143,6 +143,7 @@ test("a program using every public export compiles with the standard Pulumi tsco
     simulator: "simulator/index.d.ts",
     testing: "testing/index.d.ts",
     native: "native/index.d.ts",
+    drift: "drift/index.d.ts",
   };
   const uncovered: string[] = [];
   for (const [alias, file] of Object.entries(entries)) {

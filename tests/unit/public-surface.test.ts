@@ -8,6 +8,7 @@ import * as client from "pulumi-secops/client";
 import * as simulator from "pulumi-secops/simulator";
 import * as testing from "pulumi-secops/testing";
 import * as native from "pulumi-secops/native";
+import * as drift from "pulumi-secops/drift";
 
 const ERRORS_AND_ENUMS = [
   "DETECTION_ENUMS",
@@ -77,6 +78,18 @@ test("each entry point exports exactly its pinned names", () => {
     "stepsOf",
     "urnOf",
   ]);
+  expect(keys(drift)).toEqual([
+    "DRIFT_FORMATS",
+    "DriftInputError",
+    "ENCRYPTED",
+    "driftReport",
+    "formatDrift",
+    "isClean",
+    "kindOf",
+    "parseIgnore",
+    "readIgnore",
+    "readManaged",
+  ]);
   expect(keys(native)).toEqual([
     "DirectoryUserSettings",
     "HvaAutomationRule",
@@ -91,7 +104,7 @@ test("each entry point exports exactly its pinned names", () => {
 });
 
 test("internals are not part of the contract", () => {
-  const everything = new Set([root, client, simulator, testing, native].flatMap(keys));
+  const everything = new Set([root, client, simulator, testing, native, drift].flatMap(keys));
   for (const internal of [
     "fields",
     "optString",

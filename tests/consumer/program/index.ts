@@ -7,6 +7,7 @@ import * as client from "pulumi-secops/client";
 import * as simulator from "pulumi-secops/simulator";
 import * as testing from "pulumi-secops/testing";
 import * as native from "pulumi-secops/native";
+import * as drift from "pulumi-secops/drift";
 import * as hvaModule from "pulumi-secops/resources/hva-automation-rule";
 import * as usersModule from "pulumi-secops/resources/directory-user-settings";
 
@@ -324,6 +325,29 @@ export const nativeOutputs = [
 ];
 void [nativeIdentity, nativeCount, nativeCase];
 
+// The drift report as a library (what `secops drift` prints).
+async function driftCheck(): Promise<boolean> {
+  const ignore: drift.IgnoreRule[] = [
+    ...drift.parseIgnore("hva-1 # made by the SOC"),
+    ...drift.readIgnore("ignore.txt"),
+  ];
+  const resources: drift.ManagedResource[] = drift.readManaged("stack.json");
+  const kinds: Array<drift.ManagedKind | undefined> = [drift.kindOf("secops:index:HvaAutomationRule")];
+  const key: drift.DriftKey = { name: "TEAM_A_KEY", key: process.env.TEAM_A_KEY ?? "" };
+  const options: drift.DriftOptions = { baseUrl: "http://127.0.0.1:8080", keys: [key], ignore };
+  try {
+    const report: drift.DriftReport = await drift.driftReport(resources, options);
+    const team: drift.TeamDrift | undefined = report.teams[0];
+    const ref: drift.DriftRef | undefined = team?.inSync[0];
+    const format: drift.DriftFormat = drift.DRIFT_FORMATS[0];
+    void [kinds, ref, drift.ENCRYPTED, drift.formatDrift(report, format)];
+    return drift.isClean(report);
+  } catch (err) {
+    if (err instanceof drift.DriftInputError) return false;
+    throw err;
+  }
+}
+
 // The implementation modules the serialized providers load by name (kept for existing state).
 const implementations = [hvaModule.provider, usersModule.provider];
 const moduleTypes: [
@@ -344,4 +368,5 @@ void [
   offline,
   implementations,
   moduleTypes,
+  driftCheck,
 ];

@@ -1,0 +1,169 @@
+/**
+ * The drift report for people (`table`), for a pull-request comment or `$GITHUB_STEP_SUMMARY`
+ * (`markdown`), and for programs (`json`, the report as it is, versioned). Every finding comes with
+ * what to do about it.
+ */
+import { isClean, type DriftReport, type TeamDrift } from "./report";
+import { kindOf } from "./state";
+
+/** The output formats of `secops drift`. */
+export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;
+export type DriftFormat = (typeof DRIFT_FORMATS)[number];
+
+const EXPORT_HINT = "secops hva export --format typescript --native --out adopt.ts";
+
+/** The resource's type and name, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+function parts(urn: string): { kind: ReturnType<typeof kindOf>; name: string } {
+  const segments = urn.split("::");
+  const type = (segments[2] ?? "").split("$").pop();
+  return { kind: kindOf(type), name: segments.slice(3).join("::") || urn };
+}
+
+/** What `up` does about a deleted object. */
+function whenDeleted(urn: string): string {
+  return parts(urn).kind === "DirectoryUserSettings"
+    ? `the user no longer exists: remove the resource from the program, or pulumi state delete '${urn}'`
+    : "pulumi up --refresh creates it again (a plain up does not see that it is gone)";
+}
+
+function whenDrifted(urn: string): string {
+  return parts(urn).kind === "DirectoryUserSettings"
+    ? "pulumi up --refresh sets the declared flags again"
+    : "pulumi up --refresh puts the declared values back (a changed field or search replaces the rule)";
+}
+
+const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
+const counts = (t: TeamDrift) =>
+  `${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged, ${t.ignored.length} ignored`;
+const teamName = (t: TeamDrift) => (t.teamId === "" ? "(no team recorded)" : t.teamId);
+const notChecked = (t: TeamDrift) =>
+  `NOT CHECKED: no key for this team (${t.managed} resource(s) in the state); add --key-env with its key`;
+
+function verdict(r: DriftReport): string {
+  return isClean(r)
+    ? "clean: every managed object in sync, no unmanaged rule"
+    : "drift found (exit 3): see above for what to do";
+}
+
+/** Plain columns, padded. */
+function columns(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+function tableTeam(t: TeamDrift): string[] {
+  const head = `team ${teamName(t)}: ${t.checked ? counts(t) : notChecked(t)}`;
+  const rows: string[][] = [];
+  for (const d of t.drifted)
+    for (const [field, v] of Object.entries(d.fields))
+      rows.push([
+        "drifted",
+        d.id,
+        parts(d.urn).name,
+        `${field}: ${show(v.state)} -> ${show(v.live)}; ${whenDrifted(d.urn)}`,
+      ]);
+  for (const d of t.deleted) rows.push(["deleted", d.id, parts(d.urn).name, whenDeleted(d.urn)]);
+  for (const u of t.unmanaged)
+    rows.push(["unmanaged", u.id, `${u.field}=${u.search}${u.enabled ? "" : " (disabled)"}`, u.import]);
+  for (const i of t.ignored) rows.push(["ignored", i.id, "", i.reason]);
+  if (rows.length === 0) return [head];
+  return [
+    head,
+    ...columns([["STATUS", "ID", "RESOURCE / RULE", "WHAT TO DO"], ...rows]).map((l) => `  ${l}`),
+  ];
+}
+
+function table(r: DriftReport): string {
+  const lines = r.teams.flatMap((t) => [...tableTeam(t), ""]);
+  if (r.teams.some((t) => t.unmanaged.length))
+    lines.push(`TypeScript that adopts every rule of a team: ${EXPORT_HINT}`);
+  lines.push(verdict(r));
+  return `${lines.join("\n")}\n`;
+}
+
+/** A Markdown table cell: pipes, backticks and line breaks cannot break the table. */
+const cell = (v: unknown) =>
+  String(v).replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/`/g, "'").replace(/\r?\n/g, " ");
+const code = (v: unknown) => `\`${cell(v)}\``;
+const mdTable = (head: string[], rows: string[][]) => [
+  `| ${head.join(" | ")} |`,
+  `|${head.map(() => "---").join("|")}|`,
+  ...rows.map((r) => `| ${r.join(" | ")} |`),
+];
+
+/** A titled Markdown table, or nothing when there are no rows. */
+const section = (title: string, head: string[], rows: string[][], after: string[] = []) =>
+  rows.length ? [`**${title}**`, "", ...mdTable(head, rows), "", ...after] : [];
+
+function markdownTeam(t: TeamDrift): string[] {
+  const out = ["", `### Team ${code(teamName(t))}`, ""];
+  if (!t.checked) return [...out, `**${notChecked(t)}**`];
+  const drifted = t.drifted.flatMap((d) =>
+    Object.entries(d.fields).map(([f, v]) => [
+      code(parts(d.urn).name),
+      code(d.id),
+      f,
+      code(show(v.state)),
+      code(show(v.live)),
+      cell(whenDrifted(d.urn)),
+    ]),
+  );
+  const deleted = t.deleted.map((d) => [code(parts(d.urn).name), code(d.id), cell(whenDeleted(d.urn))]);
+  const unmanaged = t.unmanaged.map((u) => [
+    code(u.id),
+    cell(u.field),
+    code(u.search),
+    String(u.enabled),
+    code(u.import),
+  ]);
+  const adopt = [`TypeScript that adopts every rule of the team: ${code(EXPORT_HINT)}`, ""];
+  out.push(
+    ...section("Drifted", ["Resource", "Id", "Field", "State", "Live", "What to do"], drifted),
+    ...section("Deleted out of band", ["Resource", "Id", "What to do"], deleted),
+    ...section(
+      "Unmanaged (made by hand)",
+      ["Id", "Field", "Search", "Enabled", "Adopt with"],
+      unmanaged,
+      adopt,
+    ),
+    ...section(
+      "Ignored",
+      ["Id", "Reason"],
+      t.ignored.map((i) => [code(i.id), cell(i.reason)]),
+    ),
+  );
+  if (out.length === 3) out.push("Everything in sync.");
+  return out;
+}
+
+function markdown(r: DriftReport): string {
+  const lines = [
+    "## SecOps drift report",
+    "",
+    ...mdTable(
+      ["Team", "Checked", "In sync", "Drifted", "Deleted", "Unmanaged", "Ignored"],
+      r.teams.map((t) => [
+        code(teamName(t)),
+        t.checked ? "yes" : "**no key**",
+        ...[t.inSync, t.drifted, t.deleted, t.unmanaged, t.ignored].map((l) =>
+          t.checked ? String(l.length) : "-",
+        ),
+      ]),
+    ),
+    ...r.teams.flatMap(markdownTeam),
+    "",
+    `**Result:** ${isClean(r) ? "clean" : "drift found"}`,
+  ];
+  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n")}\n`;
+}
+
+/** The report in one of {@link DRIFT_FORMATS}. */
+export function formatDrift(report: DriftReport, format: DriftFormat): string {
+  if (format === "json") return `${JSON.stringify(report, null, 2)}\n`;
+  return format === "markdown" ? markdown(report) : table(report);
+}

@@ -1,0 +1,72 @@
+/**
+ * The drift report's ignore file: one rule id or search glob per line, `#` starts the reason, which
+ * every line must give (a known hand-made rule is kept out of the failure on purpose, and says why).
+ * A glob (`*` any text, `?` one character) is matched against the rule's search; anything else is an id.
+ */
+import { readFileSync } from "node:fs";
+import type { HvaRule } from "../client/types";
+import { DriftInputError } from "./state";
+
+/** One line of the ignore file. */
+export interface IgnoreRule {
+  /** A rule id, or a search glob. */
+  pattern: string;
+  reason: string;
+  /** Where it was read (`file:line`), for messages. */
+  where: string;
+}
+
+const isGlob = (p: string) => /[*?]/.test(p);
+const globRegExp = (glob: string) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+    "s",
+  );
+
+/** Parses the text of an ignore file (`source` names it in errors). */
+export function parseIgnore(text: string, source = "ignore file"): IgnoreRule[] {
+  const rules: IgnoreRule[] = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const hash = line.indexOf("#");
+    const pattern = (hash < 0 ? line : line.slice(0, hash)).trim();
+    const reason = hash < 0 ? "" : line.slice(hash + 1).trim();
+    const where = `${source}:${i + 1}`;
+    if (/\s/.test(pattern))
+      throw new DriftInputError(
+        `${where}: one rule id or search glob per line, then "# reason" (got ${JSON.stringify(pattern)})`,
+      );
+    if (reason === "")
+      throw new DriftInputError(`${where}: ${pattern} has no reason: add "# why this rule is not managed"`);
+    rules.push({ pattern, reason, where });
+  }
+  return rules;
+}
+
+/** Reads and parses an ignore file. */
+export function readIgnore(path: string): IgnoreRule[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DriftInputError(`${path}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+  return parseIgnore(text, path);
+}
+
+/** The reason an ignore rule gives for this rule, or undefined when none names it. */
+export function ignoredBy(
+  rules: readonly IgnoreRule[],
+  rule: Pick<HvaRule, "id" | "search">,
+): string | undefined {
+  for (const r of rules) {
+    if (isGlob(r.pattern) ? globRegExp(r.pattern).test(rule.search ?? "") : r.pattern === rule.id)
+      return r.reason;
+  }
+  return undefined;
+}

@@ -1,0 +1,32 @@
+/**
+ * `pulumi-secops/drift`: the drift and coverage report of `secops drift` as a library. Read the
+ * managed resources of a state file, build the report against the live API with one key per team,
+ * and format it.
+ *
+ * ```ts
+ * const report = await driftReport(readManaged("stack.json"), {
+ *   baseUrl: process.env.SECOPS_BASE_URL!,
+ *   keys: [{ name: "TEAM_A_KEY", key: process.env.TEAM_A_KEY! }],
+ * });
+ * process.stdout.write(formatDrift(report, "markdown"));
+ * ```
+ */
+export { DRIFT_FORMATS, formatDrift, type DriftFormat } from "./format";
+export { parseIgnore, readIgnore, type IgnoreRule } from "./ignore";
+export {
+  driftReport,
+  isClean,
+  type DriftKey,
+  type DriftOptions,
+  type DriftRef,
+  type DriftReport,
+  type TeamDrift,
+} from "./report";
+export {
+  DriftInputError,
+  ENCRYPTED,
+  kindOf,
+  readManaged,
+  type ManagedKind,
+  type ManagedResource,
+} from "./state";

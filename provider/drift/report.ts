@@ -1,0 +1,219 @@
+/**
+ * The drift and coverage report: for each team, which managed objects are in sync, drifted (field by
+ * field) or deleted out of band, and which live rules no resource of the state holds (unmanaged, made
+ * by hand), less those an ignore file names. One key per team, matched to its team by identity; the
+ * state's resources are matched by the `teamId` they recorded. One list of rules per team, one read per
+ * managed directory user.
+ */
+import { SecOpsClient } from "../client/client";
+import { ErrorCodes, isSecOpsError } from "../client/errors";
+import type { HvaRule } from "../client/types";
+import { namedRules } from "../resources/hva-names";
+import { USER_FLAGS } from "../resources/directory-user-settings";
+import { PENDING_ID_PREFIX } from "../resources/runtime";
+import { ignoredBy, type IgnoreRule } from "./ignore";
+import { DriftInputError, ENCRYPTED, type ManagedResource } from "./state";
+
+/** A managed object, by id (a rule id, or a directory user's id) and the URN that holds it. */
+export interface DriftRef {
+  id: string;
+  urn: string;
+}
+
+/** One team's findings. */
+export interface TeamDrift {
+  teamId: string;
+  /** False when no key of this team was given: nothing below was looked at. */
+  checked: boolean;
+  /** How many resources of the state belong to this team. */
+  managed: number;
+  inSync: DriftRef[];
+  drifted: Array<DriftRef & { fields: Record<string, { state: unknown; live: unknown }> }>;
+  deleted: DriftRef[];
+  unmanaged: Array<{ id: string; field: string; search: string; enabled: boolean; import: string }>;
+  ignored: Array<{ id: string; reason: string }>;
+}
+
+/** The report (`--format json` prints it as it is). */
+export interface DriftReport {
+  version: 1;
+  teams: TeamDrift[];
+}
+
+/** One team's key, by the name of the environment variable it came from (never the value). */
+export interface DriftKey {
+  name: string;
+  key: string;
+}
+
+export interface DriftOptions {
+  baseUrl: string;
+  keys: DriftKey[];
+  ignore?: IgnoreRule[];
+  /** Called with a line of progress (the CLI prints it on stderr when that is a terminal). */
+  progress?: (line: string) => void;
+  /** Directory users read at once. Default 8. */
+  concurrency?: number;
+}
+
+/** True when every team was checked and nothing was found. */
+export const isClean = (r: DriftReport) =>
+  r.teams.every(
+    (t) => t.checked && t.drifted.length === 0 && t.deleted.length === 0 && t.unmanaged.length === 0,
+  );
+
+const HVA_TOKEN = "secops:index:HvaAutomationRule";
+
+/** The differing fields: state value → live value; encrypted values are not compared. */
+function differences(
+  pairs: Array<[string, unknown, unknown]>,
+): Record<string, { state: unknown; live: unknown }> {
+  const fields: Record<string, { state: unknown; live: unknown }> = {};
+  for (const [name, state, live] of pairs)
+    if (state !== ENCRYPTED && state !== undefined && state !== live) fields[name] = { state, live };
+  return fields;
+}
+
+function emptyTeam(teamId: string, checked: boolean, managed: number): TeamDrift {
+  return { teamId, checked, managed, inSync: [], drifted: [], deleted: [], unmanaged: [], ignored: [] };
+}
+
+/** Sorts a managed object into in sync, drifted or deleted. */
+function place(
+  team: TeamDrift,
+  r: ManagedResource,
+  fields: Record<string, { state: unknown; live: unknown }> | null,
+) {
+  const ref = { id: r.id, urn: r.urn };
+  if (fields === null) team.deleted.push(ref);
+  else if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
+  else team.inSync.push(ref);
+}
+
+async function checkRules(
+  team: TeamDrift,
+  client: SecOpsClient,
+  mine: ManagedResource[],
+  held: Set<string>,
+  ignore: IgnoreRule[],
+) {
+  const rules = await client.listHvaRules();
+  const live = new Map(rules.map((r) => [r.id, r]));
+  for (const r of mine) {
+    const rule = live.get(r.id);
+    const o = r.outputs;
+    place(
+      team,
+      r,
+      rule
+        ? differences([
+            ["field", o.field, rule.searchField],
+            ["search", o.search, rule.search],
+            ["enabled", o.enabled, rule.enabled],
+          ])
+        : null,
+    );
+  }
+  const loose: HvaRule[] = [];
+  for (const rule of rules) {
+    if (held.has(rule.id)) continue;
+    const reason = ignoredBy(ignore, rule);
+    if (reason !== undefined) team.ignored.push({ id: rule.id, reason });
+    else loose.push(rule);
+  }
+  for (const { name, rule } of namedRules(loose))
+    team.unmanaged.push({
+      id: rule.id,
+      field: rule.searchField ?? "name",
+      search: rule.search ?? "",
+      enabled: rule.enabled !== false,
+      import: `pulumi import ${HVA_TOKEN} ${name} ${rule.id}`,
+    });
+}
+
+async function checkUsers(
+  team: TeamDrift,
+  client: SecOpsClient,
+  mine: ManagedResource[],
+  concurrency: number,
+) {
+  const queue = [...mine];
+  const results = new Map<ManagedResource, Record<string, { state: unknown; live: unknown }> | null>();
+  const one = async (r: ManagedResource) => {
+    try {
+      const user = await client.getDirectoryUser(r.id);
+      const flags = USER_FLAGS.filter((f) => r.outputs[f] !== null && r.outputs[f] !== undefined);
+      results.set(r, differences(flags.map((f) => [f, r.outputs[f], user[f] ?? null])));
+    } catch (err) {
+      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+      results.set(r, null);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let r = queue.shift(); r; r = queue.shift()) await one(r);
+    }),
+  );
+  for (const r of mine) place(team, r, results.get(r)!);
+}
+
+/** The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for. */
+async function teamsOf(
+  clients: Array<{ key: DriftKey; client: SecOpsClient }>,
+): Promise<Map<string, SecOpsClient>> {
+  const byTeam = new Map<string, SecOpsClient>();
+  const from = new Map<string, string>();
+  for (const { key, client } of clients) {
+    const { teamId } = await client.getIdentity();
+    if (from.has(teamId))
+      throw new DriftInputError(
+        `$${from.get(teamId)} and $${key.name} are keys of the same team (${teamId}): give one key per team`,
+      );
+    from.set(teamId, key.name);
+    byTeam.set(teamId, client);
+  }
+  return byTeam;
+}
+
+/** Builds the report from the state's managed resources and the live API. */
+export async function driftReport(resources: ManagedResource[], options: DriftOptions): Promise<DriftReport> {
+  const progress = options.progress ?? (() => undefined);
+  const clients = options.keys.map((key) => ({
+    key,
+    client: new SecOpsClient({ apiKey: key.key, baseUrl: options.baseUrl }),
+  }));
+  try {
+    const byTeam = await teamsOf(clients);
+    const real = resources.filter((r) => !r.id.startsWith(PENDING_ID_PREFIX));
+    // A resource that recorded no team belongs to the one team checked, when there is one.
+    const only = byTeam.size === 1 ? [...byTeam.keys()][0] : "";
+    const teamOfResource = (r: ManagedResource) => r.teamId ?? only;
+    const teamIds = [...new Set([...byTeam.keys(), ...real.map(teamOfResource)])].sort();
+    const held = new Set(resources.filter((r) => r.kind === "HvaAutomationRule").map((r) => r.id));
+    const teams: TeamDrift[] = [];
+    for (const [i, teamId] of teamIds.entries()) {
+      const mine = real.filter((r) => teamOfResource(r) === teamId);
+      const client = byTeam.get(teamId);
+      const team = emptyTeam(teamId, client !== undefined, mine.length);
+      teams.push(team);
+      if (!client) continue;
+      progress(`team ${teamId} (${i + 1} of ${teamIds.length}): ${mine.length} managed`);
+      await checkRules(
+        team,
+        client,
+        mine.filter((r) => r.kind === "HvaAutomationRule"),
+        held,
+        options.ignore ?? [],
+      );
+      await checkUsers(
+        team,
+        client,
+        mine.filter((r) => r.kind === "DirectoryUserSettings"),
+        options.concurrency ?? 8,
+      );
+    }
+    return { version: 1, teams };
+  } finally {
+    await Promise.all(clients.map((c) => c.client.close()));
+  }
+}

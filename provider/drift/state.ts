@@ -1,0 +1,116 @@
+/**
+ * What a stack manages, read from its state: a `pulumi stack export` document (Pulumi's deployment
+ * format, version 3) or the offline runner's state file. Both front-ends' resources are recognised;
+ * everything else in the state is skipped. Secret values arrive encrypted and are never needed: a
+ * resource is matched to the live object by its id, and an encrypted property is not compared.
+ */
+import { readFileSync } from "node:fs";
+import { readState } from "../testing/state";
+
+/** The kinds of managed objects a drift report covers. */
+export type ManagedKind = "HvaAutomationRule" | "DirectoryUserSettings";
+
+/** One resource of the state, as the report needs it. */
+export interface ManagedResource {
+  kind: ManagedKind;
+  urn: string;
+  id: string;
+  /** The team the resource recorded (`teamId` in its outputs), when it did. */
+  teamId?: string;
+  /** Its outputs; an encrypted secret is {@link ENCRYPTED}. */
+  outputs: Record<string, unknown>;
+}
+
+/** Stands for a value `pulumi stack export` wrote encrypted. */
+export const ENCRYPTED = Symbol("encrypted");
+
+/** Pulumi's marker of a secret value in a deployment document. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
+
+const KINDS: Record<string, ManagedKind> = {
+  "secops:index:HvaAutomationRule": "HvaAutomationRule",
+  "secops:index:DirectoryUserSettings": "DirectoryUserSettings",
+  "pulumi-nodejs:dynamic/secops:HvaAutomationRule": "HvaAutomationRule",
+  "pulumi-nodejs:dynamic/secops:DirectoryUserSettings": "DirectoryUserSettings",
+};
+
+/** The kind of a resource type token, or undefined for a type the report does not cover. */
+export const kindOf = (type: unknown): ManagedKind | undefined =>
+  typeof type === "string" ? KINDS[type] : undefined;
+
+/** A mistake in what the report was given (a state or ignore file, the keys): the CLI's exit 2. */
+export class DriftInputError extends Error {}
+
+/**
+ * A value with secrets decoded: the runner's (`value`) and `--show-secrets` plaintext as their value,
+ * an encrypted one (`ciphertext`) as ENCRYPTED.
+ */
+function decode(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(decode);
+  if (value === null || typeof value !== "object") return value;
+  const o = value as Record<string, unknown>;
+  if (o[SECRET_SIG] === SECRET_VALUE) {
+    if ("value" in o) return decode(o.value); // the runner's state keeps secrets as they are in memory
+    if (typeof o.plaintext !== "string") return ENCRYPTED;
+    try {
+      return decode(JSON.parse(o.plaintext));
+    } catch {
+      return ENCRYPTED;
+    }
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, decode(v)]));
+}
+
+function managed(type: unknown, urn: unknown, id: unknown, outputs: unknown): ManagedResource[] {
+  const kind = kindOf(type);
+  if (!kind || typeof urn !== "string" || typeof id !== "string" || id === "") return [];
+  const outs = (outputs && typeof outputs === "object" ? outputs : {}) as Record<string, unknown>;
+  const teamId = typeof outs.teamId === "string" && outs.teamId !== "" ? outs.teamId : undefined;
+  return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs }];
+}
+
+/** The managed resources of a parsed `pulumi stack export` document. */
+function fromDeployment(doc: Record<string, unknown>, source: string): ManagedResource[] {
+  if (doc.version !== 3)
+    throw new DriftInputError(
+      `${source}: deployment version ${JSON.stringify(doc.version)} is not supported (version 3, as \`pulumi stack export\` writes it)`,
+    );
+  const deployment = doc.deployment as { resources?: unknown } | undefined;
+  const resources = deployment?.resources ?? [];
+  if (!Array.isArray(resources)) throw new DriftInputError(`${source}: deployment.resources is not a list`);
+  return resources.flatMap((r: Record<string, unknown>) =>
+    r && typeof r === "object" ? managed(r.type, r.urn, r.id, decode(r.outputs)) : [],
+  );
+}
+
+/**
+ * Reads the managed resources of a state file: a `pulumi stack export` document, or the offline
+ * runner's state (with its journal replayed, as the runner would).
+ */
+export function readManaged(path: string): ManagedResource[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DriftInputError(`${path}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(text) as Record<string, unknown>;
+  } catch (err) {
+    throw new DriftInputError(`${path}: not JSON (${(err as Error).message})`);
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc))
+    throw new DriftInputError(`${path}: not a state document`);
+  if ("deployment" in doc) return fromDeployment(doc, path);
+  if (Array.isArray(doc.resources)) {
+    const state = readState(path);
+    const all = [...state.resources, ...(state.pendingDeletes ?? [])];
+    return all.flatMap((r) => managed(r.type, r.urn, r.id, decode(r.outputs)));
+  }
+  throw new DriftInputError(
+    `${path}: neither a \`pulumi stack export\` document (with "deployment") nor an offline runner state (with "resources")`,
+  );
+}

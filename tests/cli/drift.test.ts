@@ -1,0 +1,385 @@
+/**
+ * `secops drift` (issue 20) against the simulator: a stack of two client teams made through the
+ * offline runner and the native plugin, then changed out of band (a rule disabled, a rule deleted, a
+ * user's flag flipped, rules made by hand). The report is built from the runner's state and from a
+ * deployment-v3 document built as `pulumi stack export` writes it (secrets encrypted), counted
+ * category by category, compared with golden files, and run through the CLI for its exit codes.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import * as native from "pulumi-secops/native";
+import {
+  driftReport,
+  formatDrift,
+  isClean,
+  parseIgnore,
+  readManaged,
+  type DriftReport,
+} from "pulumi-secops/drift";
+import { SecOpsClient } from "pulumi-secops/client";
+import { LifecycleRunner, stepsOf } from "pulumi-secops/testing";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { ROOT, built, run } from "../helpers/spawn";
+
+built("cli/secops.js");
+built("native/plugin/main.js");
+const GOLDEN = join(ROOT, "tests", "cli", "golden");
+const USER = "du-team-client-1-003";
+let sim: Simulator;
+let dir: string;
+let runnerState: string;
+let exported: string;
+const ids: Record<string, string> = {};
+const hand: Record<string, string> = {};
+
+/** Two teams, each with its own provider (key) and rules; team 1 also manages a user's flags. */
+function program(keys: { c1: string; c2: string }, baseUrl: string) {
+  return () => {
+    for (const [team, key] of Object.entries(keys)) {
+      const provider = new native.Provider(team, { apiKey: pulumi.secret(key), baseUrl });
+      for (const name of ["dc", "jump", "web", "db"])
+        new native.HvaAutomationRule(
+          `${team}-${name}`,
+          { field: "name", search: pulumi.secret(`${team}-${name}-*`), enabled: name !== "jump" },
+          { provider },
+        );
+      if (team === "c1")
+        new native.DirectoryUserSettings(
+          "c1-user",
+          { directoryUserId: USER, credentialsExposed: false },
+          { provider },
+        );
+    }
+  };
+}
+
+/** The runner's state as `pulumi stack export` writes a deployment: version 3, secrets encrypted. */
+function toDeployment(statePath: string): unknown {
+  const state = JSON.parse(readFileSync(statePath, "utf8")) as {
+    resources: Array<{
+      urn: string;
+      type: string;
+      id: string;
+      inputs: object;
+      outputs: object;
+      providerUrn?: string;
+    }>;
+  };
+  const encrypted = (v: unknown) => ({
+    "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+    ciphertext: `v1:${Buffer.from(JSON.stringify(v)).toString("base64").slice(0, 12)}:opaque`,
+  });
+  const hide = (o: Record<string, unknown>, keys: string[]) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, keys.includes(k) ? encrypted(v) : v]));
+  const stack = "urn:pulumi:dev::drift::pulumi:pulumi:Stack::drift-dev";
+  const providers = ["c1", "c2"].map((team) => ({
+    urn: `urn:pulumi:dev::drift::pulumi:providers:secops::${team}`,
+    custom: true,
+    id: `0000-${team}`,
+    type: "pulumi:providers:secops",
+    inputs: { apiKey: encrypted("k"), baseUrl: "http://127.0.0.1", version: "0.1.0" },
+    outputs: { apiKey: encrypted("k"), baseUrl: "http://127.0.0.1", version: "0.1.0" },
+    parent: stack,
+  }));
+  const resources = state.resources.map((r) => ({
+    urn: r.urn,
+    custom: true,
+    id: r.id,
+    type: r.type,
+    inputs: hide(r.inputs as Record<string, unknown>, ["search"]),
+    outputs: hide(r.outputs as Record<string, unknown>, ["search"]),
+    parent: stack,
+    provider: `${r.providerUrn}::0000-${r.providerUrn?.split("::").pop()}`,
+    propertyDependencies: {},
+    additionalSecretOutputs: ["search"],
+  }));
+  return {
+    version: 3,
+    deployment: {
+      manifest: { time: "2026-11-24T00:00:00Z", magic: "0".repeat(64), version: "v3.270.0" },
+      secrets_providers: { type: "passphrase", state: { salt: "v1:AAAA:v1:BBBB:CCCC" } },
+      resources: [
+        { urn: stack, custom: false, type: "pulumi:pulumi:Stack", outputs: {} },
+        ...providers,
+        ...resources,
+      ],
+    },
+  };
+}
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 2020 });
+  dir = mkdtempSync(join(tmpdir(), "secops-drift-"));
+  runnerState = join(dir, "state.json");
+  const runner = new LifecycleRunner({
+    program: program({ c1: sim.apiKeys.client1Admin, c2: sim.apiKeys.client2Admin }, sim.url),
+    programDir: dir,
+    statePath: runnerState,
+    project: "drift",
+    parallel: 1,
+  });
+  try {
+    const steps = await stepsOf(runner.up());
+    expect(steps.filter((s) => !s.ok)).toEqual([]);
+    for (const r of runner.state().resources) ids[r.name] = r.id;
+  } finally {
+    await runner.close();
+  }
+  exported = join(dir, "stack.json");
+  writeFileSync(exported, JSON.stringify(toDeployment(runnerState), null, 2));
+  // Out of band: team 1's jump rule enabled by hand, its web rule deleted, its user's flag flipped,
+  // and two rules made by hand; team 2 gets one hand-made rule.
+  await sim.control.patchRule(ids["c1-jump"], { enabled: true });
+  await sim.control.deleteRule(ids["c1-web"]);
+  await sim.control.patchUser(USER, { credentialsExposed: true });
+  for (const [name, key, search] of [
+    ["c1-hand", sim.apiKeys.client1Admin, "hand-made-*"],
+    ["c1-scanner", sim.apiKeys.client1Admin, "scanner-01"],
+    ["c2-hand", sim.apiKeys.client2Admin, "c2-hand-*"],
+  ]) {
+    const c = new SecOpsClient({ apiKey: key, baseUrl: sim.url });
+    hand[name] = (await c.createHvaRule({ field: "name", search })).id;
+    await c.close();
+  }
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const bothKeys = () => [
+  { name: "C1_KEY", key: sim.apiKeys.client1Admin },
+  { name: "C2_KEY", key: sim.apiKeys.client2Admin },
+];
+const ignore = () =>
+  parseIgnore("scanner-* # the vulnerability scanner's own rule, owned by the scanner team\n");
+/** Rules each client team had before the stack (the simulator's seed): unmanaged too. */
+async function seeded(teamId: string): Promise<string[]> {
+  const made = new Set([...Object.values(ids), ...Object.values(hand)]);
+  return (await sim.control.state()).rules
+    .filter((r) => r.teamId === teamId && !made.has(String(r.id)))
+    .map((r) => String(r.id));
+}
+
+function counts(r: DriftReport) {
+  return r.teams.map((t) => ({
+    teamId: t.teamId,
+    checked: t.checked,
+    managed: t.managed,
+    inSync: t.inSync.map((x) => x.id).sort(),
+    drifted: t.drifted.map((x) => [x.id, x.fields]),
+    deleted: t.deleted.map((x) => x.id),
+    unmanaged: t.unmanaged.map((x) => x.id).sort(),
+    ignored: t.ignored.map((x) => x.id),
+  }));
+}
+
+test("each category is counted exactly, the same from the runner's state and from a stack export", async () => {
+  await sim.control.resetStats();
+  const fromRunner = await driftReport(readManaged(runnerState), {
+    baseUrl: sim.url,
+    keys: bothKeys(),
+    ignore: ignore(),
+  });
+  // One list per team, one read per managed user, nothing else.
+  const { requests } = await sim.control.stats();
+  expect(requests).toEqual({
+    "GET /v1/auth/me": 2,
+    "GET /endpoint/hva/automation": 2,
+    "GET /v1/directory/{id}": 1,
+  });
+  const fromExport = await driftReport(readManaged(exported), {
+    baseUrl: sim.url,
+    keys: bothKeys(),
+    ignore: ignore(),
+  });
+  expect(fromExport).toEqual(fromRunner);
+  expect(counts(fromRunner)).toEqual([
+    {
+      teamId: "team-client-1",
+      checked: true,
+      managed: 5,
+      inSync: [ids["c1-dc"], ids["c1-db"]].sort(),
+      drifted: [
+        [ids["c1-jump"], { enabled: { state: false, live: true } }],
+        [USER, { credentialsExposed: { state: false, live: true } }],
+      ],
+      deleted: [ids["c1-web"]],
+      unmanaged: [hand["c1-hand"], ...(await seeded("team-client-1"))].sort(),
+      ignored: [hand["c1-scanner"]],
+    },
+    {
+      teamId: "team-client-2",
+      checked: true,
+      managed: 4,
+      inSync: ["c2-dc", "c2-jump", "c2-web", "c2-db"].map((n) => ids[n]).sort(),
+      drifted: [],
+      deleted: [],
+      unmanaged: [hand["c2-hand"], ...(await seeded("team-client-2"))].sort(),
+      ignored: [],
+    },
+  ]);
+  const unmanaged = fromRunner.teams[0].unmanaged.find((u) => u.id === hand["c1-hand"]);
+  expect(unmanaged).toEqual({
+    id: hand["c1-hand"],
+    field: "name",
+    search: "hand-made-*",
+    enabled: true,
+    import: `pulumi import secops:index:HvaAutomationRule hand-made ${hand["c1-hand"]}`,
+  });
+  expect(isClean(fromRunner)).toBe(false);
+});
+
+test("a team of the state without a key is reported as not checked, never as clean", async () => {
+  const report = await driftReport(readManaged(exported), { baseUrl: sim.url, keys: bothKeys().slice(1) });
+  expect(counts(report)[0]).toEqual({
+    teamId: "team-client-1",
+    checked: false,
+    managed: 5,
+    inSync: [],
+    drifted: [],
+    deleted: [],
+    unmanaged: [],
+    ignored: [],
+  });
+  expect(formatDrift(report, "table")).toContain(
+    "team team-client-1: NOT CHECKED: no key for this team (5 resource(s) in the state)",
+  );
+});
+
+test("JSON and Markdown match the golden files (ids replaced by names)", async () => {
+  const report = await driftReport(readManaged(exported), {
+    baseUrl: sim.url,
+    keys: bothKeys(),
+    ignore: ignore(),
+  });
+  const names = new Map([...Object.entries(ids), ...Object.entries(hand)].map(([n, id]) => [id, `<${n}>`]));
+  const seed = new Set([...(await seeded("team-client-1")), ...(await seeded("team-client-2"))]);
+  const stable = (text: string) =>
+    text.replace(/hva-[0-9a-z-]+/g, (id) => names.get(id) ?? (seed.has(id) ? "<seeded>" : id));
+  for (const [format, file] of [
+    ["json", "drift.json"],
+    ["markdown", "drift.md"],
+    ["table", "drift.txt"],
+  ] as const) {
+    const text = stable(formatDrift(report, format));
+    if (process.env.UPDATE_GOLDEN) writeFileSync(join(GOLDEN, file), text);
+    expect(text).toBe(readFileSync(join(GOLDEN, file), "utf8"));
+  }
+});
+
+describe("the CLI", () => {
+  const env = () => ({
+    SECOPS_BASE_URL: sim.url,
+    C1_KEY: sim.apiKeys.client1Admin,
+    C2_KEY: sim.apiKeys.client2Admin,
+  });
+  const secops = (args: string[], extra: Record<string, string> = {}) =>
+    run(join(ROOT, "dist", "cli", "secops.js"), ["drift", ...args], { ...env(), ...extra });
+  const leaks = (text: string) =>
+    [sim.apiKeys.client1Admin, sim.apiKeys.client2Admin]
+      .flatMap((k) => [k, Buffer.from(k).toString("base64"), encodeURIComponent(k)])
+      .filter((form) => text.includes(form));
+
+  test("exit 3 on drift, with the report on stdout; no key in any output", async () => {
+    const ignoreFile = join(dir, "ignore.txt");
+    writeFileSync(ignoreFile, "# known rules\nscanner-* # owned by the scanner team\n");
+    const res = await secops([
+      "--state",
+      exported,
+      "--key-env",
+      "C1_KEY",
+      "--key-env",
+      "C2_KEY",
+      "--ignore",
+      ignoreFile,
+      "--format",
+      "json",
+    ]);
+    expect(res.code).toBe(3);
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      version: 1,
+      teams: [{ teamId: "team-client-1" }, { teamId: "team-client-2" }],
+    });
+    expect(res.stderr).toBe("");
+    expect(leaks(res.stdout + res.stderr)).toEqual([]);
+  });
+
+  test("exit 0 when clean: a state of team 2 alone with its hand-made rules ignored", async () => {
+    const doc = JSON.parse(readFileSync(exported, "utf8"));
+    doc.deployment.resources = doc.deployment.resources.filter(
+      (r: { urn: string }) => !r.urn.includes("::c1"),
+    );
+    const state = join(dir, "team2.json");
+    writeFileSync(state, JSON.stringify(doc));
+    const ignoreFile = join(dir, "ignore2.txt");
+    const seededIds = await seeded("team-client-2");
+    writeFileSync(
+      ignoreFile,
+      [`c2-hand-* # made during the incident`, ...seededIds.map((id) => `${id} # predates the stack`)].join(
+        "\n",
+      ),
+    );
+    const res = await secops(["--state", state, "--key-env", "C2_KEY", "--ignore", ignoreFile]);
+    expect(res.stderr).toBe("");
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("clean: every managed object in sync, no unmanaged rule");
+  });
+
+  test("exit 2 for usage mistakes, naming what is wrong", async () => {
+    const cases: Array<[string[], Record<string, string>, string]> = [
+      [[], {}, "required option '--state <file>' not specified"],
+      [
+        ["--state", exported, "--key-env", "NOPE_KEY"],
+        {},
+        "--key-env NOPE_KEY: environment variable NOPE_KEY is empty or not set",
+      ],
+      [
+        ["--state", exported, "--key-env", sim.apiKeys.client1Admin],
+        {},
+        "--key-env takes the name of an environment variable that holds a key, not a key",
+      ],
+      [["--state", join(dir, "missing.json"), "--key-env", "C1_KEY"], {}, "missing.json: no such file"],
+      [
+        ["--state", exported, "--key-env", "C1_KEY", "--key-env", "SAME_KEY"],
+        { SAME_KEY: sim.apiKeys.client1Admin },
+        "$C1_KEY and $SAME_KEY are keys of the same team (team-client-1)",
+      ],
+    ];
+    const bad = join(dir, "bad-ignore.txt");
+    writeFileSync(bad, "hva-1\n");
+    cases.push([
+      ["--state", exported, "--key-env", "C1_KEY", "--ignore", bad],
+      {},
+      `${bad}:1: hva-1 has no reason`,
+    ]);
+    const notJson = join(dir, "not.json");
+    writeFileSync(notJson, "{");
+    cases.push([["--state", notJson, "--key-env", "C1_KEY"], {}, "not.json: not JSON"]);
+    for (const [args, extra, message] of cases) {
+      const res = await secops(args, extra);
+      expect([args.join(" "), res.code, res.stderr]).toEqual([
+        args.join(" "),
+        2,
+        expect.stringContaining(message),
+      ]);
+      expect(leaks(res.stdout + res.stderr)).toEqual([]);
+    }
+  });
+
+  test("exit 1 when the API refuses or cannot be reached; the key is not in the error", async () => {
+    const refused = await secops(["--state", exported, "--key-env", "C1_KEY"], {
+      C1_KEY: `${sim.apiKeys.client1Admin}x`,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^secops: .*\[SECOPS_AUTH\]\n$/);
+    expect(leaks(refused.stdout + refused.stderr)).toEqual([]);
+    const down = await secops(["--state", exported, "--key-env", "C1_KEY"], {
+      SECOPS_BASE_URL: "http://127.0.0.1:9",
+    });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/\[SECOPS_NETWORK\]/);
+  });
+});
