@@ -11,6 +11,8 @@
  *   CSV export: peak RSS growth / export size growth  (target: flat, far below 1)
  *   cold require of the package / of @pulumi/pulumi    (target <= 1.10x)
  *   the runner at 100 and 1,000 rules: per-resource cost ratio, state bytes written, refresh requests
+ *   secops drift at 5,000 live and 1,000 managed rules per team, 2 teams: the package's own time (< 2 s),
+ *   lists per team (1)
  */
 "use strict";
 const { spawn } = require("node:child_process");
@@ -395,6 +397,84 @@ async function runnerBench(work) {
 }
 
 /** Cold `require` of the package vs of @pulumi/pulumi alone: 10 fresh processes each, medians. */
+/**
+ * The drift report (issue 20) at scale: 2 client teams with 5,000 live rules each, 1,000 of them
+ * managed by a stack (10 drifted, 10 deleted out of band). The simulator runs in its own process, so
+ * this process's CPU time is the package's own time (parsing the lists, comparing, formatting).
+ */
+async function driftBench(work) {
+  const drift = dist("drift/index.js");
+  const simState = join(work, "drift-sim.json");
+  // A first start writes the simulator's state file; the rules are then added to it directly.
+  let sim = await startSimProcess(["--state", simState]);
+  await sim.control.patchUser("du-team-client-1-001", { credentialsExposed: false });
+  await sim.close();
+  const stored = JSON.parse(readFileSync(simState, "utf8"));
+  const teams = ["team-client-1", "team-client-2"];
+  const resources = [];
+  for (const teamId of teams)
+    for (let i = 0; i < 5000; i++) {
+      const rule = {
+        id: `hva-b-${teamId}-${i}`,
+        teamId,
+        enabled: true,
+        searchField: "name",
+        search: `bench-${i}-*`,
+      };
+      stored.rules.push(rule);
+      if (i >= 1000) continue;
+      const outputs = { field: "name", search: rule.search, enabled: i % 100 === 0 ? false : true, teamId };
+      const id = i % 100 === 1 ? `${rule.id}-gone` : rule.id;
+      resources.push({
+        urn: `urn:pulumi:dev::bench::secops:index:HvaAutomationRule::${teamId}-${i}`,
+        custom: true,
+        id,
+        type: "secops:index:HvaAutomationRule",
+        inputs: outputs,
+        outputs,
+      });
+    }
+  require("node:fs").writeFileSync(simState, JSON.stringify(stored));
+  const statePath = join(work, "drift-stack.json");
+  require("node:fs").writeFileSync(statePath, JSON.stringify({ version: 3, deployment: { resources } }));
+  sim = await startSimProcess(["--state", simState]);
+  try {
+    const keys = [
+      { name: "C1", key: sim.apiKeys.client1Admin },
+      { name: "C2", key: sim.apiKeys.client2Admin },
+    ];
+    const once = async () => {
+      const cpu = process.cpuUsage();
+      const t0 = now();
+      const report = await drift.driftReport(drift.readManaged(statePath), { baseUrl: sim.url, keys });
+      drift.formatDrift(report, "markdown");
+      const used = process.cpuUsage(cpu);
+      return { report, wall: now() - t0, own: (used.user + used.system) / 1000 };
+    };
+    await once(); // warm: the first run loads the modules
+    await sim.control.resetStats();
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await once());
+    const stats = await sim.control.stats();
+    const lists = stats.requests["GET /endpoint/hva/automation"] / runs.length / teams.length;
+    const t = runs[0].report.teams[0];
+    const own = median(runs.map((r) => r.own));
+    report(
+      "secops drift, 2 teams x 5,000 live / 1,000 managed rules: the package's own CPU time (median of 5)",
+      `${own.toFixed(0)} ms (wall ${median(runs.map((r) => r.wall)).toFixed(0)} ms); ${lists} list(s) per team; ` +
+        `team 1: ${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged`,
+      "< 2000 ms, 1 list per team",
+      own < 2000 &&
+        lists === 1 &&
+        t.unmanaged.length === 4010 &&
+        t.drifted.length === 10 &&
+        t.deleted.length === 10,
+    );
+  } finally {
+    await sim.close();
+  }
+}
+
 function coldRequireBench() {
   const { execFileSync } = require("node:child_process");
   const timeOf = (mod) =>
@@ -433,6 +513,7 @@ async function main() {
     await part("csv", () => csvBench(work));
     await part("require", () => coldRequireBench());
     await part("runner", () => runnerBench(work));
+    await part("drift", () => driftBench(work));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

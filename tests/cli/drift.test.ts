@@ -5,7 +5,8 @@
  * deployment-v3 document built as `pulumi stack export` writes it (secrets encrypted), counted
  * category by category, compared with golden files, and run through the CLI for its exit codes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -264,6 +265,8 @@ test("JSON and Markdown match the golden files (ids replaced by names)", async (
     ["markdown", "drift.md"],
     ["table", "drift.txt"],
   ] as const) {
+    // DRIFT_SAMPLE=<dir> keeps the real output (the README shows it).
+    if (process.env.DRIFT_SAMPLE) writeFileSync(join(process.env.DRIFT_SAMPLE, file), formatDrift(report, format));
     const text = stable(formatDrift(report, format));
     if (process.env.UPDATE_GOLDEN) writeFileSync(join(GOLDEN, file), text);
     expect(text).toBe(readFileSync(join(GOLDEN, file), "utf8"));
@@ -381,5 +384,37 @@ describe("the CLI", () => {
     });
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/\[SECOPS_NETWORK\]/);
+  });
+
+  test("the example workflow's drift command, word for word, writes the Markdown report", async () => {
+    const example = join(ROOT, "examples", "ci-drift");
+    const line = readFileSync(join(example, "drift.yml"), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l.startsWith("npx secops drift"))!;
+    const [command, redirect] = line.split(" >> ");
+    expect(redirect).toBe('"$GITHUB_STEP_SUMMARY"');
+    const words = command.split(/\s+/).slice(2); // after `npx secops`, which runs the package's bin
+    const work = mkdtempSync(join(tmpdir(), "secops-drift-example-"));
+    try {
+      copyFileSync(exported, join(work, "stack.json"));
+      copyFileSync(join(example, "secops-drift-ignore.txt"), join(work, "secops-drift-ignore.txt"));
+      // Asynchronous: the simulator answers from this process.
+      const child = spawn(process.execPath, [join(ROOT, "dist", "cli", "secops.js"), ...words], {
+        cwd: work,
+        env: { ...process.env, SECOPS_API_KEY: sim.apiKeys.client1Admin, SECOPS_BASE_URL: sim.url },
+      });
+      const res = { stdout: "", stderr: "", status: null as number | null };
+      child.stdout.on("data", (c) => (res.stdout += c));
+      child.stderr.on("data", (c) => (res.stderr += c));
+      res.status = await new Promise<number | null>((done) => child.once("close", done));
+      expect(res.stderr).toBe("");
+      expect(res.status).toBe(3); // findings; team 2 has no key here, so it is not checked either
+      expect(res.stdout).toMatch(/^## SecOps drift report\n/);
+      expect(res.stdout).toContain("| `team-client-2` | **no key** |");
+      expect(leaks(res.stdout)).toEqual([]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
