@@ -266,7 +266,8 @@ test("JSON and Markdown match the golden files (ids replaced by names)", async (
     ["table", "drift.txt"],
   ] as const) {
     // DRIFT_SAMPLE=<dir> keeps the real output (the README shows it).
-    if (process.env.DRIFT_SAMPLE) writeFileSync(join(process.env.DRIFT_SAMPLE, file), formatDrift(report, format));
+    if (process.env.DRIFT_SAMPLE)
+      writeFileSync(join(process.env.DRIFT_SAMPLE, file), formatDrift(report, format));
     const text = stable(formatDrift(report, format));
     if (process.env.UPDATE_GOLDEN) writeFileSync(join(GOLDEN, file), text);
     expect(text).toBe(readFileSync(join(GOLDEN, file), "utf8"));
