@@ -63,8 +63,12 @@ async function destroyOld(ctx: ApplyContext, old: StateResource): Promise<void> 
   ctx.journal.resource(ctx.state, old.urn);
 }
 
-/** Puts `r` in the state and the journal. */
-function record(ctx: ApplyContext, urn: string, r: StateResource): void {
+/** Puts `r` in the state and the journal; `was`, the URN an alias found it by, leaves the state. */
+function record(ctx: ApplyContext, urn: string, r: StateResource, was = urn): void {
+  if (was !== urn) {
+    remove(ctx.state, was);
+    ctx.journal.resource(ctx.state, was);
+  }
   upsert(ctx.state, r);
   ctx.journal.resource(ctx.state, urn);
 }
@@ -73,6 +77,16 @@ function record(ctx: ApplyContext, urn: string, r: StateResource): void {
 export async function applyPlanned(ctx: ApplyContext, p: Planned): Promise<void> {
   switch (p.op) {
     case "same":
+      if (p.moved) {
+        const { declared, inputs, old } = p.moved;
+        return record(
+          ctx,
+          declared.urn,
+          { ...old, ...describe(declared), ...providerOf(declared), inputs },
+          old.urn,
+        );
+      }
+      return;
     case "refused":
       return;
     case "import":
@@ -86,25 +100,41 @@ export async function applyPlanned(ctx: ApplyContext, p: Planned): Promise<void>
     case "create":
       return create(ctx, p.declared, p.inputs);
     case "update": {
-      const res = await (await ctx.provider(p.declared)).update(p.old.id, p.old.urn, p.old.outputs, p.inputs);
-      return record(ctx, p.old.urn, { ...p.old, inputs: p.inputs, outputs: res.properties });
+      const res = await (
+        await ctx.provider(p.declared)
+      ).update(p.old.id, p.declared.urn, p.old.outputs, p.inputs);
+      const updated = { ...p.old, ...describe(p.declared), ...providerOf(p.declared) };
+      return record(
+        ctx,
+        p.declared.urn,
+        { ...updated, inputs: p.inputs, outputs: res.properties },
+        p.old.urn,
+      );
     }
     case "delete":
       return destroyOld(ctx, p.old);
     case "replace":
-      if (p.deleteBeforeReplace) {
-        await destroyOld(ctx, p.old);
-        return create(ctx, p.declared, p.inputs);
-      }
-      await create(ctx, p.declared, p.inputs);
-      // The replacement is in the state under the same URN: only the old object goes. Until its
-      // delete succeeds it stays in the state, marked for deletion, as the engine keeps it.
-      (ctx.state.pendingDeletes ??= []).push(p.old);
-      await (await ctx.provider(refOf(p.old))).delete(p.old.id, p.old.urn, p.old.outputs);
-      ctx.state.pendingDeletes = ctx.state.pendingDeletes.filter((x) => x !== p.old);
-      if (!ctx.state.pendingDeletes.length) delete ctx.state.pendingDeletes;
-      return;
+      return replace(ctx, p);
   }
+}
+
+/** Replaces: delete first when the provider asks, else create, then delete the old object. */
+async function replace(ctx: ApplyContext, p: Extract<Planned, { op: "replace" }>): Promise<void> {
+  if (p.deleteBeforeReplace) {
+    await destroyOld(ctx, p.old);
+    return create(ctx, p.declared, p.inputs);
+  }
+  await create(ctx, p.declared, p.inputs);
+  // The replacement is in the state under the new URN: only the old object goes. Until its
+  // delete succeeds it stays in the state, marked for deletion, as the engine keeps it.
+  (ctx.state.pendingDeletes ??= []).push(p.old);
+  if (p.old.urn !== p.declared.urn) {
+    const made = ctx.state.resources.find((r) => r.urn === p.declared.urn)!;
+    record(ctx, p.declared.urn, made, p.old.urn);
+  }
+  await (await ctx.provider(refOf(p.old))).delete(p.old.id, p.old.urn, p.old.outputs);
+  ctx.state.pendingDeletes = ctx.state.pendingDeletes.filter((x) => x !== p.old);
+  if (!ctx.state.pendingDeletes.length) delete ctx.state.pendingDeletes;
 }
 
 /** Adopts an object by id (`pulumi import`): Read with the id alone returns inputs and properties. */

@@ -38,8 +38,14 @@ export async function planSteps(
 ): Promise<Planned[]> {
   const byUrn = new Map(state.resources.map((r) => [r.urn, r]));
   const planned: Planned[] = [];
-  for (const d of declared) planned.push(await planOne(resolve, d, byUrn.get(d.urn)));
   const wanted = new Set(declared.map((d) => d.urn));
+  for (const d of declared) {
+    // Known by its own URN, else by the first alias the state holds (the engine's order).
+    const aliased = d.aliases?.find((a) => byUrn.has(a) && !wanted.has(a));
+    const old = byUrn.get(d.urn) ?? (aliased ? byUrn.get(aliased) : undefined);
+    if (old && old.urn !== d.urn) wanted.add(old.urn);
+    planned.push(await planOne(resolve, d, old));
+  }
   for (const r of state.resources) {
     if (!wanted.has(r.urn))
       planned.push({
@@ -76,7 +82,12 @@ async function planOne(
   const inputs = checked.inputs;
   if (!old) return { op: "create", step, declared: d, inputs };
   const diff = await host.diff(old.id, d.urn, old.outputs, inputs, old.inputs);
-  if (!diff.changes && !diff.replaces.length) return { op: "same", step: { ...step, op: "same" } };
+  if (!diff.changes && !diff.replaces.length) {
+    // Found by an alias: the state's record moves to the new URN (and type), nothing is sent.
+    if (old.urn !== d.urn)
+      return { op: "same", step: { ...step, op: "same" }, moved: { declared: d, inputs, old } };
+    return { op: "same", step: { ...step, op: "same" } };
+  }
   // The provider's detailed diff names what changed; else input-only settings (e.g. adoptExisting)
   // have no output to compare with.
   const detailed = Object.keys(diff.detailedDiff);
@@ -150,7 +161,8 @@ export type Planned =
       inputs: Bag;
       imported: { id: string; outputs: Bag };
     }
-  | { op: "same" | "refused"; step: Step };
+  | { op: "same"; step: Step; moved?: { declared: DeclaredResource; inputs: Bag; old: StateResource } }
+  | { op: "refused"; step: Step };
 
 export function describe(d: { urn: string; type: string; name: string }) {
   return { urn: d.urn, type: d.type, name: d.name };

@@ -6,6 +6,8 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { recordAliases } from "./aliases";
+import { urnOfParts } from "./urns";
 
 /** A declared resource. */
 export interface DeclaredResource {
@@ -17,6 +19,8 @@ export interface DeclaredResource {
   provider?: string;
   /** The `import` option: the id of an existing object to adopt. */
   importId?: string;
+  /** The `aliases` option: the URNs this resource may be known by in the state. */
+  aliases?: string[];
 }
 
 /** Answers a provider function call made by the program (e.g. the plugin's Invoke). */
@@ -54,9 +58,7 @@ export interface EvaluatedProgram {
 }
 
 /** The URN the engine would give a top-level resource. */
-export function urnOf(project: string, stack: string, type: string, name: string): string {
-  return `urn:pulumi:${stack}::${project}::${type}::${name}`;
-}
+export const urnOf = urnOfParts;
 
 /** Evaluates the program under mocks and returns the resources it declares, sorted by URN. */
 export async function declaredResources(
@@ -78,7 +80,9 @@ export async function evaluateProgram(
   const project = options.project ?? "project";
   const stack = options.stack ?? "dev";
   const seen: DeclaredResource[] = [];
-  await pulumi.runtime.setMocks(mocks(seen, options, project, stack), project, stack, true);
+  const aliases: { of?: (type: string, name: string) => string[] } = {};
+  await pulumi.runtime.setMocks(mocks(seen, options, project, stack, aliases), project, stack, true);
+  aliases.of = recordAliases(project, stack);
   pulumi.runtime.setAllConfig(options.config ?? {}, options.secretKeys);
   let exported: unknown;
   let loaded: { file: string; module: unknown } | undefined;
@@ -119,9 +123,11 @@ function mocks(
   options: ProgramOptions,
   project: string,
   stack: string,
+  aliases: { of?: (type: string, name: string) => string[] },
 ): pulumi.runtime.Mocks {
   return {
     newResource: (args) => {
+      const aliasUrns = aliases.of?.(args.type, args.name) ?? [];
       seen.push({
         urn: urnOf(project, stack, args.type, args.name),
         type: args.type,
@@ -130,8 +136,10 @@ function mocks(
         // A provider reference is `<provider urn>::<provider id>`.
         ...(args.provider ? { provider: args.provider.replace(/::[^:]*$/, "") } : {}),
         ...(args.id ? { importId: args.id } : {}),
+        ...(aliasUrns.length ? { aliases: aliasUrns } : {}),
       });
-      const known = options.known?.(urnOf(project, stack, args.type, args.name));
+      const urns = [urnOf(project, stack, args.type, args.name), ...aliasUrns];
+      const known = urns.map((u) => options.known?.(u)).find(Boolean);
       if (known) return { id: known.id, state: { ...args.inputs, ...visibleOutputs(known.outputs) } };
       return { id: `${args.name}-preview-id`, state: args.inputs };
     },

@@ -107,7 +107,7 @@ export class LifecycleRunner {
     const state = this.state();
     await pool(this.options.parallel ?? 10, plan, async (p) => {
       // Nothing to do, or refused while planning (a failed Check, an import that does not match).
-      if (p.op === "same" || p.op === "refused") return;
+      if ((p.op === "same" && !p.moved) || p.op === "refused") return;
       const blocked = unsettled.get(p.step.urn);
       if (blocked !== undefined) {
         p.step.ok = false;
