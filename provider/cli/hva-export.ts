@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
 import type { HvaRule } from "../client/types";
 import { namedRules } from "../resources/hva-names";
-import { client, example } from "./common";
+import { UsageError, client, example } from "./common";
 
 export { ruleName } from "../resources/hva-names";
 
@@ -44,6 +44,23 @@ export function typescriptProgram(rules: readonly HvaRule[], native: boolean): s
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * Writes `--out`: an existing file is kept unless `force` (the help's own example names index.ts), and
+ * a folder that does not exist or cannot be written is the user's mistake (exit 2), named.
+ */
+async function writeOut(path: string, text: string, force: boolean): Promise<void> {
+  try {
+    await writeFile(path, text, { flag: force ? "w" : "wx" });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") throw new UsageError(`--out ${path}: the file exists; pass --force to replace it`);
+    if (code === "ENOENT") throw new UsageError(`--out ${path}: no such folder`);
+    if (code === "EACCES" || code === "EISDIR" || code === "ENOTDIR")
+      throw new UsageError(`--out ${path}: cannot be written (${code})`);
+    throw err;
+  }
+}
+
 /** `secops hva export`. */
 export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
   root
@@ -60,7 +77,8 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
       "--native",
       "typescript: declare native resources with the import option (default: dynamic, adoptExisting)",
     )
-    .option("--out <file>", "write to this file instead of standard output")
+    .option("--out <file>", "write to this file instead of standard output (an existing file needs --force)")
+    .option("--force", "with --out: replace a file that exists")
     .addHelpText(
       "after",
       example(
@@ -72,7 +90,7 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
       const rules = await client(cmd).listHvaRules();
       const text = o.format === "import" ? importFile(rules) : typescriptProgram(rules, Boolean(o.native));
       if (!o.out) return void out.write(text);
-      await writeFile(o.out, text);
+      await writeOut(o.out, text, Boolean(o.force));
       process.stderr.write(`wrote ${rules.length} rule(s) to ${o.out}\n`);
     });
 }

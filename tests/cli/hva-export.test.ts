@@ -108,3 +108,25 @@ test("--native writes a program whose first up imports every rule and writes not
     await runner.close();
   }
 });
+
+test("--out keeps an existing file unless --force, and a missing folder is a usage error (exit 2)", async () => {
+  const out = join(dir, "existing.ts");
+  writeFileSync(out, "// the user's own program\n");
+  const args = ["hva", "export", "--format", "typescript", "--native", "--out", out];
+  expect(await run(CLI, args, env)).toMatchObject({
+    code: 2,
+    stdout: "",
+    stderr: `secops: --out ${out}: the file exists; pass --force to replace it\n`,
+  });
+  expect(readFileSync(out, "utf8")).toBe("// the user's own program\n");
+  expect(await run(CLI, [...args, "--force"], env)).toMatchObject({
+    code: 0,
+    stderr: `wrote 5 rule(s) to ${out}\n`,
+  });
+  expect(readFileSync(out, "utf8")).toContain('import * as secops from "pulumi-secops/native";');
+  const nowhere = join(dir, "no", "such", "dir", "x.ts");
+  expect(await run(CLI, ["hva", "export", "--out", nowhere], env)).toMatchObject({
+    code: 2,
+    stderr: `secops: --out ${nowhere}: no such folder\n`,
+  });
+});
