@@ -3,9 +3,8 @@
  * every line must give (a known hand-made rule is kept out of the failure on purpose, and says why).
  * A glob (`*` any text, `?` one character) is matched against the rule's search; anything else is an id.
  */
-import { readFileSync } from "node:fs";
 import type { HvaRule } from "../client/types";
-import { DriftInputError } from "./state";
+import { DriftInputError, readInput } from "./state";
 
 /** One line of the ignore file. */
 export interface IgnoreRule {
@@ -49,13 +48,7 @@ export function parseIgnore(text: string, source = "ignore file"): IgnoreRule[] 
 
 /** Reads and parses an ignore file. */
 export function readIgnore(path: string): IgnoreRule[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DriftInputError(`${path}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
-  }
+  const text = readInput(path);
   return parseIgnore(text, path);
 }
 

@@ -84,18 +84,22 @@ function fromDeployment(doc: Record<string, unknown>, source: string): ManagedRe
   );
 }
 
+/** The text of a file the report was given; one that cannot be read is the user's mistake, named. */
+export function readInput(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DriftInputError(`${path}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+}
+
 /**
  * Reads the managed resources of a state file: a `pulumi stack export` document, or the offline
  * runner's state (with its journal replayed, as the runner would).
  */
 export function readManaged(path: string): ManagedResource[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new DriftInputError(`${path}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
-  }
+  const text = readInput(path);
   let doc: Record<string, unknown>;
   try {
     doc = JSON.parse(text) as Record<string, unknown>;
