@@ -1,15 +1,17 @@
-/** The package version, read once from package.json (one level up from both provider/ and dist/). */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+/**
+ * The package version, from package.json. The require is static (`../package.json` from both
+ * `provider/` and `dist/`) so the plugin bundle carries the file; a version that is not semver is an
+ * error at load, never a silent default (GetPluginInfo would report it to the engine).
+ */
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
-function readVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version: string })
-      .version;
-  } catch {
-    return "0.0.0";
-  }
+/** Checks a version read from package.json. */
+export function checkedVersion(manifest: { version?: unknown }): string {
+  const v = manifest.version;
+  if (typeof v !== "string" || !SEMVER.test(v))
+    throw new Error(`pulumi-secops: package.json has no valid version (found ${JSON.stringify(v)})`);
+  return v;
 }
 
 /** This package's version, e.g. `0.1.0`. */
-export const VERSION = readVersion();
+export const VERSION = checkedVersion(require("../package.json") as { version?: unknown });

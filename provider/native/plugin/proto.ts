@@ -15,8 +15,38 @@ import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type * as anyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
 
-const pulumiBase = () => dirname(require.resolve("@pulumi/pulumi/package.json"));
-const fromPulumi = <T>(name: string): T => require(require.resolve(name, { paths: [pulumiBase()] })) as T;
+/** Defined (as `true`) by scripts/bundle-plugin.js in the plugin bundle; absent under plain Node. */
+declare const SECOPS_BUNDLE: boolean | undefined;
+
+type Shared = Pick<Proto, "grpc" | "struct" | "any" | "empty"> & {
+  jspb: { BinaryReader: { prototype: Reader } };
+};
+
+/**
+ * grpc-js and google-protobuf as the stubs see them. Under Node they are resolved from
+ * @pulumi/pulumi's own folder (a nested install may hold another copy beside this package). The
+ * bundle needs static requires to follow; its build resolves those same names from @pulumi/pulumi's
+ * folder, so stubs and server share one copy there too.
+ */
+function shared(): Shared {
+  if (typeof SECOPS_BUNDLE !== "undefined")
+    return {
+      grpc: require("@grpc/grpc-js"),
+      jspb: require("google-protobuf"),
+      struct: require("google-protobuf/google/protobuf/struct_pb"),
+      any: require("google-protobuf/google/protobuf/any_pb"),
+      empty: require("google-protobuf/google/protobuf/empty_pb"),
+    };
+  const base = dirname(require.resolve("@pulumi/pulumi/package.json"));
+  const from = <T>(name: string): T => require(require.resolve(name, { paths: [base] })) as T;
+  return {
+    grpc: from("@grpc/grpc-js"),
+    jspb: from("google-protobuf"),
+    struct: from("google-protobuf/google/protobuf/struct_pb"),
+    any: from("google-protobuf/google/protobuf/any_pb"),
+    empty: from("google-protobuf/google/protobuf/empty_pb"),
+  };
+}
 
 /** Everything the plugin server and the runner's client need, loaded once. */
 export interface Proto {
@@ -79,19 +109,17 @@ function guardReader(reader: { prototype: Reader }): void {
 
 /** Loads the stubs (on first use: requiring grpc-js costs start-up time). */
 export function proto(): Proto {
-  if (!loaded)
-    guardReader(fromPulumi<{ BinaryReader: { prototype: Reader } }>("google-protobuf").BinaryReader);
-  loaded ??= {
-    grpc: fromPulumi("@grpc/grpc-js"),
+  if (loaded) return loaded;
+  const { jspb, ...rest } = shared();
+  guardReader(jspb.BinaryReader);
+  loaded = {
+    ...rest,
     provider: require("@pulumi/pulumi/proto/provider_pb.js"),
     providerGrpc: require("@pulumi/pulumi/proto/provider_grpc_pb.js"),
     engine: require("@pulumi/pulumi/proto/engine_pb.js"),
     engineGrpc: require("@pulumi/pulumi/proto/engine_grpc_pb.js"),
     plugin: require("@pulumi/pulumi/proto/plugin_pb.js"),
     status: require("@pulumi/pulumi/proto/status_pb.js"),
-    struct: fromPulumi("google-protobuf/google/protobuf/struct_pb"),
-    any: fromPulumi("google-protobuf/google/protobuf/any_pb"),
-    empty: fromPulumi("google-protobuf/google/protobuf/empty_pb"),
   };
   return loaded;
 }

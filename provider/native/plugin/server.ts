@@ -4,8 +4,6 @@
  * Pulumi's stubs rather than the SDK's `provider.main`, which ignores provider config, lacks
  * CheckConfig/DiffConfig and fails on an import's id-only Read.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
 import { VERSION } from "../../version";
 import { checkConfig, configure, diffConfig } from "./config-rpcs";
@@ -25,9 +23,12 @@ export interface PluginServer {
   stop(): Promise<void>;
 }
 
-/** The package schema served by GetSchema (`schema.json` at the package root). */
+/**
+ * The package schema served by GetSchema: `schema.json` at the package root (three levels up from
+ * both `provider/native/plugin/` and `dist/native/plugin/`; a static require, so the bundle carries it).
+ */
 export function packageSchema(): string {
-  return readFileSync(join(__dirname, "..", "..", "..", "schema.json"), "utf8");
+  return JSON.stringify(require("../../../schema.json"));
 }
 
 type Handler = (req: never) => unknown;
