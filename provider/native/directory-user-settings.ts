@@ -1,6 +1,7 @@
 /** DirectoryUserSettings, native front-end: `secops:index:DirectoryUserSettings`, served by the plugin. */
 import * as pulumi from "@pulumi/pulumi";
 import type { DirectoryUserSettingsArgs, UserFlag } from "../resources/directory-user-settings";
+import { requireInputs, withDefaults } from "./utilities";
 
 export type { DirectoryUserSettingsArgs } from "../resources/directory-user-settings";
 
@@ -11,6 +12,11 @@ export type { DirectoryUserSettingsArgs } from "../resources/directory-user-sett
 export class DirectoryUserSettings extends pulumi.CustomResource {
   /** The type token. */
   static readonly __pulumiType = "secops:index:DirectoryUserSettings";
+
+  /** Whether `obj` is a DirectoryUserSettings (also one made by another copy of this SDK). */
+  static override isInstance(obj: unknown): obj is DirectoryUserSettings {
+    return (obj as { __pulumiType?: string } | null)?.__pulumiType === DirectoryUserSettings.__pulumiType;
+  }
 
   /** The directory user's id. */
   declare readonly directoryUserId: pulumi.Output<string>;
@@ -41,6 +47,7 @@ export class DirectoryUserSettings extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: DirectoryUserSettingsArgs, opts: pulumi.CustomResourceOptions = {}) {
+    requireInputs(args, ["directoryUserId"], opts);
     const outputsOnly = {
       email: undefined,
       displayName: undefined,
@@ -64,6 +71,6 @@ export class DirectoryUserSettings extends pulumi.CustomResource {
           restoreOnDelete: args?.restoreOnDelete,
           ...outputsOnly,
         };
-    super(DirectoryUserSettings.__pulumiType, name, props, opts);
+    super(DirectoryUserSettings.__pulumiType, name, props, withDefaults(opts));
   }
 }

@@ -3,6 +3,7 @@
  * provider of the `provider` option (or the default provider), and work during preview.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { withDefaults } from "./utilities";
 import type {
   GetCaseThreatIndicatorsArgs,
   GetCaseThreatIndicatorsResult,
@@ -13,12 +14,12 @@ import type { Identity, IntegrationFilter } from "../client/types";
 
 /** The identity and role behind the provider's API key. */
 export function getIdentity(opts?: pulumi.InvokeOptions): Promise<Identity> {
-  return pulumi.runtime.invoke("secops:index:getIdentity", {}, opts);
+  return pulumi.runtime.invoke("secops:index:getIdentity", {}, withDefaults(opts));
 }
 
 /** {@link getIdentity} as an Output. */
 export function getIdentityOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<Identity> {
-  return pulumi.runtime.invokeOutput("secops:index:getIdentity", {}, opts);
+  return pulumi.runtime.invokeOutput("secops:index:getIdentity", {}, withDefaults(opts));
 }
 
 /** How many integrations match a filter. */
@@ -26,7 +27,7 @@ export function getIntegrationCount(
   args: IntegrationFilter = {},
   opts?: pulumi.InvokeOptions,
 ): Promise<IntegrationCountResult> {
-  return pulumi.runtime.invoke("secops:index:getIntegrationCount", { ...args }, opts);
+  return pulumi.runtime.invoke("secops:index:getIntegrationCount", { ...args }, withDefaults(opts));
 }
 
 /** {@link getIntegrationCount} as an Output; arguments may be Outputs. */
@@ -34,7 +35,7 @@ export function getIntegrationCountOutput(
   args: InputFields<IntegrationFilter> = {},
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<IntegrationCountResult> {
-  return pulumi.runtime.invokeOutput("secops:index:getIntegrationCount", { ...args }, opts);
+  return pulumi.runtime.invokeOutput("secops:index:getIntegrationCount", { ...args }, withDefaults(opts));
 }
 
 /** Every threat indicator of a case. */
@@ -45,7 +46,7 @@ export function getCaseThreatIndicators(
   return pulumi.runtime.invoke(
     "secops:index:getCaseThreatIndicators",
     { caseId: args.caseId, sortDirection: args.sortDirection },
-    opts,
+    withDefaults(opts),
   );
 }
 
@@ -57,6 +58,6 @@ export function getCaseThreatIndicatorsOutput(
   return pulumi.runtime.invokeOutput(
     "secops:index:getCaseThreatIndicators",
     { caseId: args.caseId, sortDirection: args.sortDirection },
-    opts,
+    withDefaults(opts),
   );
 }

@@ -1,6 +1,7 @@
 /** HvaAutomationRule, native front-end: `secops:index:HvaAutomationRule`, served by the plugin. */
 import * as pulumi from "@pulumi/pulumi";
 import type { HvaAutomationRuleArgs } from "../resources/hva-automation-rule";
+import { requireInputs, withDefaults } from "./utilities";
 
 export type { HvaAutomationRuleArgs } from "../resources/hva-automation-rule";
 
@@ -11,6 +12,11 @@ export type { HvaAutomationRuleArgs } from "../resources/hva-automation-rule";
 export class HvaAutomationRule extends pulumi.CustomResource {
   /** The type token. */
   static readonly __pulumiType = "secops:index:HvaAutomationRule";
+
+  /** Whether `obj` is an HvaAutomationRule (also one made by another copy of this SDK). */
+  static override isInstance(obj: unknown): obj is HvaAutomationRule {
+    return (obj as { __pulumiType?: string } | null)?.__pulumiType === HvaAutomationRule.__pulumiType;
+  }
 
   /** The searched field. */
   declare readonly field: pulumi.Output<string>;
@@ -31,6 +37,7 @@ export class HvaAutomationRule extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: HvaAutomationRuleArgs, opts: pulumi.CustomResourceOptions = {}) {
+    requireInputs(args, ["field", "search"], opts);
     const props = opts.id
       ? { field: undefined, search: undefined, enabled: undefined, teamId: undefined }
       : {
@@ -40,6 +47,6 @@ export class HvaAutomationRule extends pulumi.CustomResource {
           adoptExisting: args?.adoptExisting,
           teamId: undefined,
         };
-    super(HvaAutomationRule.__pulumiType, name, props, opts);
+    super(HvaAutomationRule.__pulumiType, name, props, withDefaults(opts));
   }
 }

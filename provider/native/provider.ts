@@ -1,5 +1,6 @@
 /** The secops provider resource (`pulumi:providers:secops`): one per team. */
 import * as pulumi from "@pulumi/pulumi";
+import { withDefaults } from "./utilities";
 
 /** Arguments of {@link Provider}. */
 export interface ProviderArgs {
@@ -19,15 +20,25 @@ export interface ProviderArgs {
  * ```
  */
 export class Provider extends pulumi.ProviderResource {
+  /** The package name: the provider's type is `pulumi:providers:secops`. */
+  static readonly __pulumiType = "secops";
+
+  /** Whether `obj` is a secops Provider (also one made by another copy of this SDK). */
+  static override isInstance(obj: unknown): obj is Provider {
+    return (
+      (obj as { __pulumiType?: string } | null)?.__pulumiType === `pulumi:providers:${Provider.__pulumiType}`
+    );
+  }
+
   /** The API's base URL. */
   declare readonly baseUrl: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
     super(
-      "secops",
+      Provider.__pulumiType,
       name,
       { apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey), baseUrl: args.baseUrl },
-      opts,
+      withDefaults(opts),
     );
   }
 }

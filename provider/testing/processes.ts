@@ -4,6 +4,7 @@
  * a {@link ProviderProcess}.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { proto } from "../native/plugin/proto";
@@ -25,16 +26,32 @@ process.argv = [process.argv[0], entry, ...args];
 require(entry);
 `;
 
-/** Spawns `entry args...` under the watchdog in `cwd` and connects to the port it prints. */
+/** Whether `file` is a native executable (ELF), such as the release archive's, rather than a script. */
+function isNative(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(4);
+    readSync(fd, head, 0, 4, 0);
+    return head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Spawns `entry args...` in `cwd` and connects to the port it prints: a script under the watchdog
+ * (with this Node), a native executable as the engine does (the caller closes it).
+ */
 export async function spawnProvider(
   entry: string,
   args: string[],
   cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<[ChildProcessWithoutNullStreams, ResourceProviderClient]> {
-  const child = spawn(process.execPath, ["-e", WATCHDOG, entry, ...args], {
-    cwd,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const [command, argv] = isNative(entry)
+    ? [entry, args]
+    : [process.execPath, ["-e", WATCHDOG, entry, ...args]];
+  const child = spawn(command, argv, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let early = "";
   child.stderr.on("data", (c) => (early += String(c)));
   const port = await new Promise<string>((resolve, reject) => {
@@ -75,7 +92,14 @@ export class NativePluginProcess extends ProviderProcess {
    * defaults to this package's; a test passes an installed copy's.
    */
   static async start(
-    options: { cwd?: string; engineAddress?: string; executable?: string; flags?: string[] } = {},
+    options: {
+      cwd?: string;
+      engineAddress?: string;
+      executable?: string;
+      flags?: string[];
+      /** The plugin's environment (default: this process's). */
+      env?: NodeJS.ProcessEnv;
+    } = {},
   ): Promise<NativePluginProcess> {
     // As the engine writes them: flags first, the engine's address last.
     const args = [...(options.flags ?? []), ...(options.engineAddress ? [options.engineAddress] : [])];
@@ -83,6 +107,7 @@ export class NativePluginProcess extends ProviderProcess {
       options.executable ?? NativePluginProcess.executable,
       args,
       options.cwd ?? process.cwd(),
+      options.env,
     );
     return new NativePluginProcess(child, client);
   }

@@ -76,6 +76,9 @@ test("the tarball holds dist, the bins, README and LICENSE; no tests, sources or
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js"]));
   for (const bin of Object.values<string>(pkg.bin)) expect(files).toContain(bin);
+  // The plugin's one-file bundle, which bin/pulumi-resource-secops runs; never the release archive.
+  expect(files).toContain("dist/plugin/pulumi-resource-secops.js");
+  expect(files.filter((f) => f.startsWith("dist/release/"))).toEqual([]);
   const targets = [
     ...Object.values<{ types: string; default: string } | string>(pkg.exports).flatMap((e) =>
       typeof e === "string" ? [e] : [e.types, e.default],

