@@ -18,10 +18,10 @@ export { InitFailedError, ProviderProcess, secret, type CheckFailure, type DiffA
 export { DynamicProviderHost, NativePluginProcess } from "./processes";
 export {
   declaredResources,
-  linkPackage,
   urnOf,
   type DeclaredResource,
   type ProgramOptions,
   type ProgramSource,
 } from "./program";
+export { linkPackage } from "./load";
 export { formatSteps } from "./report";

@@ -3,10 +3,11 @@
  * resource's type, name and inputs, including the serialized `__provider`, as the engine would
  * receive them in RegisterResource.
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { recordAliases } from "./aliases";
+import { loadProgram } from "./load";
 import { urnOfParts } from "./urns";
 
 /** A declared resource. */
@@ -88,9 +89,7 @@ export async function evaluateProgram(
   let loaded: { file: string; module: unknown } | undefined;
   if (typeof program === "string") {
     const file = require.resolve(resolve(program));
-    if (file.endsWith(".ts")) registerTypeScript(dirname(file));
-    delete require.cache[file];
-    const mod = require(file);
+    const mod = (await loadProgram(file)) as { default?: unknown } | undefined;
     // A module system that ignores require.cache (jest) hands back the same exports without running
     // the program again: reuse what that run declared.
     const last = lastRun.get(file);
@@ -235,53 +234,4 @@ async function resolveValue(value: unknown): Promise<unknown> {
       await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await resolveValue(v)] as const)),
     );
   return pulumi.Resource.isInstance(value) ? "[resource]" : value;
-}
-
-/**
- * Lets `require` load a TypeScript program on any Node version (transpile only, as Pulumi's
- * TypeScript support does; type errors are the program's tsc's business). Uses the program's own
- * `typescript`, else this package's. Skipped when something already handles `.ts` (ts-node, jest).
- */
-function registerTypeScript(programDir: string): void {
-  const extensions = require.extensions as Record<string, unknown> | undefined;
-  if (!extensions || extensions[".ts"]) return;
-  let ts: typeof import("typescript");
-  try {
-    ts = require(require.resolve("typescript", { paths: [programDir, __dirname] }));
-  } catch {
-    throw new Error(
-      `${programDir} is a TypeScript program: install typescript (npm install -D typescript) to run it`,
-    );
-  }
-  extensions[".ts"] = (module: { _compile(code: string, file: string): void }, filename: string) => {
-    const out = ts.transpileModule(readFileSync(filename, "utf8"), {
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2022,
-        esModuleInterop: true,
-      },
-      fileName: filename,
-    });
-    module._compile(out.outputText, filename);
-  };
-}
-
-/**
- * Makes `pulumi-secops` resolvable from a program directory, as an install would: the host resolves
- * the serialized provider's `require`s from its working directory. Links `packageRoot` (a built
- * checkout or an installed copy) as `<dir>/node_modules/pulumi-secops` unless something is there.
- */
-export function linkPackage(programDir: string, packageRoot: string): void {
-  const target = join(programDir, "node_modules", "pulumi-secops");
-  if (existsSync(target) || isLink(target)) return;
-  mkdirSync(join(programDir, "node_modules"), { recursive: true });
-  symlinkSync(resolve(packageRoot), target, "dir");
-}
-
-function isLink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }

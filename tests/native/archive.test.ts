@@ -4,7 +4,7 @@
  * a PATH that has no `node`, and driven over gRPC in the engine's order against the simulator.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
@@ -59,6 +59,18 @@ afterAll(async () => {
 
 /** The environment the executable runs in: a PATH with no node on it. */
 const bare = (): NodeJS.ProcessEnv => ({ PATH: noNode, SECOPS_INTENT_DIR: process.env.SECOPS_INTENT_DIR });
+
+test("the README's install commands name this archive and this version", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const install = /^\s*pulumi plugin install resource secops (\S+) --file (\S+)$/m.exec(readme);
+  expect(install?.[1]).toBe(VERSION);
+  expect(join(ROOT, install![2])).toBe(ARCHIVE);
+  // The archive is made by the command the README gives just before.
+  expect(readme.slice(0, install!.index).trimEnd().endsWith("npm run package:plugin")).toBe(true);
+  expect(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts["package:plugin"]).toBe(
+    "node scripts/package-plugin.js",
+  );
+});
 
 test("the archive holds the executable at its root, beside LICENSE and README.md", async () => {
   expect(readdirSync(dir).sort()).toEqual(["LICENSE", "README.md", "pulumi-resource-secops"]);

@@ -1,0 +1,145 @@
+/**
+ * Where users are in late 2026: TypeScript 7 (the native compiler, `latest` on the registry). A program
+ * using every public export compiles with the README's tsconfig under TypeScript 7 and 5.x, and the
+ * offline runner runs a `.ts` program whose own TypeScript is 7 (it has no JS API: Node strips the
+ * types), evaluating it afresh for each command.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { linkPackage } from "pulumi-secops/testing";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { built, ROOT } from "../helpers/spawn";
+
+jest.setTimeout(240_000);
+const TS7 = "7.0.2";
+
+/** Runs a command to its end (asynchronously: the simulator serves from this process). */
+function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env });
+    let [stdout, stderr] = ["", ""];
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The README's tsconfig, as written there (the first json block after "TypeScript 7"). */
+function readmeTsconfig(): object {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const from = readme.indexOf("TypeScript 7 (the native compiler");
+  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(from));
+  return JSON.parse(block![1]);
+}
+
+let work: string;
+let sim: Simulator;
+beforeAll(async () => {
+  built("testing/index.js");
+  work = mkdtempSync(join(tmpdir(), "secops-ts7-"));
+  writeFileSync(
+    join(work, "package.json"),
+    JSON.stringify({ name: "ts7-program", private: true, devDependencies: { typescript: TS7 } }),
+  );
+  const install = await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], work);
+  if (install.code !== 0) throw new Error(`npm install typescript@${TS7} failed:\n${install.stderr}`);
+  // The program's other dependencies: this checkout (as installed) and the @pulumi/pulumi it tests.
+  linkPackage(work, ROOT);
+  for (const dep of ["@pulumi/pulumi", "@types/node"]) {
+    mkdirSync(join(work, "node_modules", dirname(dep)), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", dep), join(work, "node_modules", dep), "dir");
+  }
+  sim = await createSimulator({ seed: 71 });
+});
+afterAll(async () => {
+  await sim?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test("a program using every public export compiles with the README's tsconfig under TypeScript 7 and 5.x", async () => {
+  writeFileSync(join(work, "index.ts"), readFileSync(join(ROOT, "tests", "consumer", "program", "index.ts")));
+  writeFileSync(join(work, "tsconfig.json"), JSON.stringify(readmeTsconfig()));
+  const ts7 = join(work, "node_modules", "typescript", "bin", "tsc");
+  const ts5 = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  expect((await exec(process.execPath, [ts7, "--version"], work)).stdout.trim()).toBe(`Version ${TS7}`);
+  expect((await exec(process.execPath, [ts5, "--version"], work)).stdout.trim()).toMatch(/^Version 5\./);
+  for (const tsc of [ts7, ts5]) {
+    const r = await exec(process.execPath, [tsc, "-p", work, "--noEmit"], work);
+    expect({ tsc, out: r.stdout + r.stderr, code: r.code }).toEqual({ tsc, out: "", code: 0 });
+  }
+  // Not vacuous: a wrong argument type fails under TypeScript 7.
+  writeFileSync(
+    join(work, "index.ts"),
+    'import * as secops from "pulumi-secops/native";\nnew secops.HvaAutomationRule("x", { field: 1, search: "s" });\n',
+  );
+  const bad = await exec(process.execPath, [ts7, "-p", work, "--noEmit"], work);
+  expect(bad.code).not.toBe(0);
+  expect(bad.stdout).toContain("index.ts(2,37): error TS2322");
+  // The tsconfig `pulumi new typescript` writes is what TypeScript 7 rejects, and why the README gives another.
+  writeFileSync(
+    join(work, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { moduleResolution: "node" }, files: ["index.ts"] }),
+  );
+  expect((await exec(process.execPath, [ts7, "-p", work, "--noEmit"], work)).stdout).toContain("TS5108");
+});
+
+test("the runner runs a .ts program whose own TypeScript is 7, afresh for each command", async () => {
+  writeFileSync(
+    join(work, "program.ts"),
+    `import * as pulumi from "@pulumi/pulumi";
+import { HvaAutomationRule, type HvaAutomationRuleArgs } from "pulumi-secops";
+
+interface Team {
+  prefix: string;
+}
+const team: Team = { prefix: new pulumi.Config().require("prefix") };
+const args: HvaAutomationRuleArgs = { field: "name", search: \`\${team.prefix}-*\` };
+export const rule = new HvaAutomationRule("ts7-rule", args).search;
+`,
+  );
+  writeFileSync(
+    join(work, "run.js"),
+    `const { LifecycleRunner } = require("pulumi-secops/testing");
+const [url, key] = process.argv.slice(2);
+const runner = (prefix) => new LifecycleRunner({ program: __dirname + "/program.ts", programDir: __dirname,
+  statePath: __dirname + "/state.json", config: { "secops:apiKey": key, "secops:baseUrl": url, "project:prefix": prefix },
+  project: "project", stack: "dev" });
+(async () => {
+  const first = runner("ts7a");
+  const up1 = await first.up();
+  await first.close();
+  const second = runner("ts7b");
+  const up2 = await second.up();
+  const searches = second.state().resources.map((r) => r.outputs.search);
+  const destroy = await second.destroy();
+  await second.close();
+  const ops = (steps) => steps.map((s) => [s.name, s.op, s.ok]);
+  console.log(JSON.stringify({ up1: ops(up1), up2: ops(up2), searches, destroy: ops(destroy) }));
+})().catch((e) => { console.error(e); process.exit(1); });
+`,
+  );
+  await sim.control.resetStats();
+  const before = (await sim.control.state()).rules.length;
+  const ts7rules = async () =>
+    (await sim.control.state()).rules.filter((r) => String(r.search).startsWith("ts7")).map((r) => r.search);
+  const r = await exec(process.execPath, [join(work, "run.js"), sim.url, sim.apiKeys.admin], work);
+  // Node 22 says once that type stripping is experimental; nothing else may reach stderr.
+  const stderr = r.stderr
+    .split("\n")
+    .filter((l) => l && !/Type Stripping is an experimental feature|--trace-warnings/.test(l))
+    .join("\n");
+  expect({ code: r.code, stderr }).toEqual({ code: 0, stderr: "" });
+  const out = JSON.parse(r.stdout);
+  expect(out.up1).toEqual([["ts7-rule", "create", true]]);
+  // The second command evaluated the program again, with the new config: the search changed.
+  expect(out.up2).toEqual([["ts7-rule", "replace", true]]);
+  expect(out.searches).toEqual(["ts7b-*"]);
+  expect(out.destroy).toEqual([["ts7-rule", "delete", true]]);
+  expect(await ts7rules()).toEqual([]);
+  expect((await sim.control.state()).rules.length).toBe(before);
+  const writes = (await sim.control.stats()).requests;
+  expect(writes["PUT /endpoint/hva/automation"]).toBe(2);
+});
