@@ -13,12 +13,16 @@
  *   the runner at 100 and 1,000 rules: per-resource cost ratio, state bytes written, refresh requests
  *   secops drift at 5,000 live and 1,000 managed rules per team, 2 teams: the package's own time (< 2 s),
  *   lists per team (1)
+ *   the plugin per team (scripts/bench-plugin.js): start to port / a bare grpc-js server (npm bin/ <= 1.5x,
+ *   release executable <= 1.0x), idle RSS configured (<= 55 MB), 50 plugins at once (<= 12 s, <= 3 GB)
  */
 "use strict";
 const { spawn } = require("node:child_process");
 const { mkdtempSync, readFileSync, rmSync, statSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
+
+const { pluginBench } = require("./bench-plugin");
 
 const ROOT = join(__dirname, "..");
 const dist = (p) => require(join(ROOT, "dist", p));
@@ -514,6 +518,7 @@ async function main() {
     await part("require", () => coldRequireBench());
     await part("runner", () => runnerBench(work));
     await part("drift", () => driftBench(work));
+    await part("plugin", () => pluginBench(report));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -55,7 +55,7 @@ async function bundle() {
 
 if (require.main === module)
   bundle().then(
-    (b) => console.log(`plugin bundle: ${relative(ROOT, b.path)} (${b.inputs} modules)`),
+    (b) => console.error(`plugin bundle: ${relative(ROOT, b.path)} (${b.inputs} modules)`),
     (err) => {
       console.error(`bundle-plugin: ${err.message}`);
       process.exit(1);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** `secops-sim`: runs the local API simulator until Ctrl-C and prints its URL and API keys. */
-import { Command, InvalidArgumentError } from "commander";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { createSimulator, parseFaultSpec } from "../simulator";
 import { VERSION } from "../version";
 
@@ -82,11 +82,23 @@ export function simCommand(name = "secops-sim"): Command {
     });
 }
 
-if (require.main === module) {
-  simCommand()
-    .parseAsync(process.argv)
-    .catch((e: unknown) => {
-      process.stderr.write(`secops-sim: ${(e as Error).message}\n`);
-      process.exit(1);
-    });
+/**
+ * Runs `secops-sim` with `argv`; resolves with the exit status of a command that ended (usage errors
+ * 2, as every command of the README; help and version 0) or undefined while the simulator serves.
+ */
+export async function simMain(argv: string[]): Promise<number | undefined> {
+  const command = simCommand().exitOverride();
+  try {
+    await command.parseAsync(argv);
+    return undefined;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    process.stderr.write(`secops-sim: ${(err as Error).message}\n`);
+    return 1;
+  }
 }
+
+if (require.main === module)
+  void simMain(process.argv).then((code) => {
+    if (code !== undefined) process.exit(code);
+  });

@@ -41,8 +41,11 @@ let program: string;
 let packed: { filename: string; files: { path: string }[] };
 beforeAll(() => {
   built("index.js");
+  built("plugin/pulumi-resource-secops.js");
   work = mkdtempSync(join(tmpdir(), "secops-consumer-"));
-  packed = JSON.parse(npm(["pack", "--json", "--pack-destination", work], ROOT))[0];
+  // dist/ is built (npm test's pretest): packing without `prepare` leaves it alone while other test
+  // files run the plugin from it.
+  packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], ROOT))[0];
   program = join(work, "program");
   mkdirSync(program);
   writeFileSync(join(program, "Pulumi.yaml"), "name: consumer\nruntime: nodejs\n");

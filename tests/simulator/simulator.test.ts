@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { SecOpsClient, SecOpsError } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { VERSION } from "pulumi-secops";
+import { built, run } from "../helpers/spawn";
 
 const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
 
@@ -324,4 +326,14 @@ test("exportCasesCsvToFile: complete file on success; nothing left behind on fai
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("secops-sim: a bad option value is a usage error (exit 2) naming the option; --version exits 0", async () => {
+  const sim = built("cli/secops-sim.js");
+  for (const args of [["--port", "-5"], ["--seed", "x"], ["--faults", "nonsense:2"], ["--no-such-flag"]]) {
+    const r = await run(sim, args);
+    expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: "" });
+  }
+  expect((await run(sim, ["--port", "-5"])).stderr).toContain("port must be a non-negative integer");
+  expect(await run(sim, ["--version"])).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
 });

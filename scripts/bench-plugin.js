@@ -1,0 +1,149 @@
+/**
+ * The plugin's cost per team (issue 22), part "plugin" of `npm run bench`: the engine starts one
+ * plugin process per provider instance, so start time and idle memory are paid per team per command.
+ *
+ *   start to port line: npm bin/ plugin / a bare grpc-js server that prints its port (target <= 1.5x)
+ *   the same for the release archive's single executable                           (target <= 1.0x)
+ *   idle RSS of a configured bin/ plugin (target <= 55 MB, <= 1.4x of `node -e` idle)
+ *   50 plugins started at once, configured: wall (<= 12 s), total RSS (<= 3 GB); PSS shown too
+ */
+"use strict";
+const { execFileSync, spawn } = require("node:child_process");
+const { existsSync, readFileSync, mkdtempSync, rmSync } = require("node:fs");
+const { tmpdir } = require("node:os");
+const { dirname, join } = require("node:path");
+
+const ROOT = join(__dirname, "..");
+const { NativePluginProcess, secret } = require(join(ROOT, "dist", "testing", "index.js"));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [ROOT] }));
+const GRPC = require.resolve("@grpc/grpc-js", { paths: [pulumiDir] });
+/** The floor: a bare grpc-js server that binds 127.0.0.1:0 and prints its port, started by node. */
+const BARE = [
+  process.execPath,
+  [
+    "-e",
+    `const g=require(${JSON.stringify(GRPC)});const s=new g.Server();` +
+      `s.bindAsync("127.0.0.1:0",g.ServerCredentials.createInsecure(),(e,p)=>{console.log(p)});`,
+  ],
+];
+const NODE_IDLE = [process.execPath, ["-e", "console.log(0);setInterval(()=>{},1e6)"]];
+
+/** Memory of a process from /proc (MB): resident, and proportional (shared pages divided). */
+function memory(pid) {
+  const r = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(r)[1]);
+  return { rss: kb("Rss") / 1024, pss: kb("Pss") / 1024 };
+}
+
+/** Starts `cmd args` and resolves when it prints its first line: [child, ms]. */
+function startToLine(cmd, args, env = process.env) {
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint();
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"], env });
+    child.once("error", reject);
+    child.stdout.once("data", () => resolve([child, Number(process.hrtime.bigint() - t) / 1e6]));
+  });
+}
+
+/** Median start-to-port of `n` sequential starts of each command, interleaved (same noise). */
+async function starts(commands, n = 15) {
+  const times = commands.map(() => []);
+  for (let i = 0; i < n; i++)
+    for (const [k, [cmd, args, env]] of commands.entries()) {
+      const [child, ms] = await startToLine(cmd, args, env);
+      times[k].push(ms);
+      child.kill("SIGKILL");
+    }
+  return times.map(median);
+}
+
+const settle = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Idle RSS of a configured plugin and of `node -e`, medians of 5. */
+async function idle() {
+  const plugin = [];
+  const node = [];
+  for (let i = 0; i < 5; i++) {
+    const p = await NativePluginProcess.start();
+    await p.configure({ apiKey: secret("bench-key-0000"), baseUrl: "http://127.0.0.1:9" }, {});
+    const [n] = await startToLine(...NODE_IDLE);
+    await settle(700);
+    plugin.push(memory(p.child.pid).rss);
+    node.push(memory(n.pid).rss);
+    n.kill("SIGKILL");
+    await p.close();
+  }
+  return { plugin: median(plugin), node: median(node) };
+}
+
+/** 50 configured plugins started at once: wall time until all are configured, total RSS and PSS. */
+async function fifty(count = 50) {
+  const t = Date.now();
+  const plugins = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const p = await NativePluginProcess.start();
+      await p.configure({ apiKey: secret("bench-key-0000"), baseUrl: "http://127.0.0.1:9" }, {});
+      return p;
+    }),
+  );
+  const wall = (Date.now() - t) / 1000;
+  await settle(700);
+  const mems = plugins.map((p) => memory(p.child.pid));
+  await Promise.all(plugins.map((p) => p.close()));
+  const sum = (k) => mems.reduce((a, m) => a + m[k], 0) / 1024;
+  return { wall, rss: sum("rss"), pss: sum("pss") };
+}
+
+/** The release archive's executable, packaged (npm run package:plugin) and extracted once. */
+function releaseExecutable() {
+  const { ARCHIVE } = require("./package-plugin.js");
+  if (!existsSync(ARCHIVE))
+    execFileSync(process.execPath, [join(__dirname, "package-plugin.js")], { stdio: "inherit" });
+  const dir = mkdtempSync(join(tmpdir(), "secops-bench-sea-"));
+  execFileSync("tar", ["-C", dir, "-xzf", ARCHIVE]);
+  return {
+    exe: join(dir, "pulumi-resource-secops"),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+async function pluginBench(report) {
+  const sea = releaseExecutable();
+  try {
+    const bin = [process.execPath, [NativePluginProcess.executable]];
+    const noNode = { PATH: "/nonexistent" };
+    const [bare, npmBin, exe] = await starts([BARE, bin, [sea.exe, [], noNode]]);
+    report(
+      "plugin start to port, npm bin/ / a bare grpc-js server (15 starts each, medians)",
+      `${(npmBin / bare).toFixed(2)}x (${npmBin.toFixed(0)} / ${bare.toFixed(0)} ms)`,
+      "<= 1.5x",
+      npmBin / bare <= 1.5,
+    );
+    report(
+      "plugin start to port, release single executable / a bare grpc-js server",
+      `${(exe / bare).toFixed(2)}x (${exe.toFixed(0)} / ${bare.toFixed(0)} ms)`,
+      "<= 1.0x",
+      exe / bare <= 1.0,
+    );
+  } finally {
+    sea.cleanup();
+  }
+  const mem = await idle();
+  report(
+    "plugin idle RSS, configured (npm bin/; median of 5) and / `node -e` idle",
+    `${mem.plugin.toFixed(0)} MB, ${(mem.plugin / mem.node).toFixed(2)}x (node ${mem.node.toFixed(0)} MB)`,
+    "<= 55 MB, <= 1.4x",
+    mem.plugin <= 55 && mem.plugin / mem.node <= 1.4,
+  );
+  const many = await fifty();
+  report(
+    "50 plugins started at once and configured: wall, total RSS (PSS)",
+    `${many.wall.toFixed(1)} s, ${many.rss.toFixed(2)} GB (${many.pss.toFixed(2)} GB)`,
+    "<= 12 s, <= 3 GB",
+    many.wall <= 12 && many.rss <= 3,
+  );
+}
+
+module.exports = { pluginBench };
