@@ -36,8 +36,9 @@ async function bundle() {
     platform: "node",
     target: "node22",
     format: "cjs",
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // Minified (2.9 -> 2.2 MB: less to parse at every start, and less source kept in memory); names
+    // kept, so error classes and functions keep theirs in messages.
+    minify: true,
     keepNames: true,
     legalComments: "none",
     define: { SECOPS_BUNDLE: "true" },
