@@ -15,13 +15,12 @@ import {
   explainForbidden,
   isPendingId,
   isUnknown,
-  partialFailure,
   teamOf,
 } from "./runtime";
 import { dynamicImplementation } from "./shim-target";
-import { RuleListCache } from "./hva-list-cache";
-import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./hva-reconcile";
-import { adoptLeftCreate, held, removePendingCreate } from "./hva-settle";
+import { RuleListCache, ruleOf, writing, type RuleChange } from "./hva-list-cache";
+import { createRule, outputs } from "./hva-create";
+import { held, removePendingCreate } from "./hva-settle";
 import { intentJournal } from "./intents";
 import { FreshLoad, KeyedLock } from "./serial";
 
@@ -61,83 +60,6 @@ export interface HvaRuleOutputs {
 export const HVA_INPUTS = ["field", "search", "enabled", "adoptExisting", "teamId"] as const;
 /** Documented input limits (characters): larger values are refused at check, before any request. */
 const LIMITS = { field: 256, search: 4096 } as const;
-
-/** Runs a write with the list cache dropped before and after it, so no read returns pre-write data. */
-async function writing<T>(listCache: RuleListCache, write: () => Promise<T>): Promise<T> {
-  listCache.invalidate();
-  try {
-    return await write();
-  } finally {
-    listCache.invalidate();
-  }
-}
-function outputs(rule: HvaRule, inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">): HvaRuleOutputs {
-  return {
-    field: rule.searchField ?? inputs.field,
-    search: rule.search ?? inputs.search,
-    enabled: rule.enabled ?? inputs.enabled,
-    teamId: rule.teamId ?? "",
-  };
-}
-
-async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRuleInputs): Promise<HvaRule> {
-  if (rule.enabled === inputs.enabled) return rule;
-  try {
-    return await client.setHvaRuleEnabled(rule.id, inputs.enabled);
-  } catch (err) {
-    const what = `HVA rule ${rule.id} was created but setting enabled=${inputs.enabled} failed`;
-    throw partialFailure(what, rule.id, { ...outputs(rule, inputs) }, inputs as never, err);
-  }
-}
-
-/** What a create needs besides its inputs: the instance's claimed rules, list loader and journal. */
-interface CreateContext {
-  client: SecOpsClient;
-  claimed: Set<string>;
-  lists: FreshLoad<HvaRule[]>;
-  warn: ResourceContext["warn"];
-  /** The URN of the resource being created, when the front-end knows it. */
-  urn: string | undefined;
-}
-
-/**
- * Adopts (adoptExisting, or what a crashed create of this rule made), or records the rules that exist
- * (the proof), journals the intent and creates; then sets `enabled` if the API's default differs.
- */
-async function createRule(
-  c: CreateContext,
-  inputs: HvaRuleInputs,
-): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
-  const { client, claimed } = c;
-  const team = await teamOf(client);
-  const journal = intentJournal();
-  let rule = await adoptLeftCreate(client, journal, team, inputs, claimed, c.urn);
-  const list = () => listForReconcile(client, "creating an HVA rule records the rules that exist before it");
-  const before = rule ? undefined : await rulesBefore(() => c.lists.get().then(undefined, list), inputs);
-  if (!rule && inputs.adoptExisting) {
-    const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
-    rule = rules.find((r) => identical(r, inputs, claimed));
-  }
-  if (!rule) {
-    const at = new Date().toISOString();
-    // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
-    const { field, search } = inputs;
-    const intent = before
-      ? journal.open(team, { field, search, before, at, ...(c.urn ? { urn: c.urn } : {}) })
-      : undefined;
-    if (journal.failure) c.warn("intent-journal", journal.failure);
-    try {
-      rule = await createOnce(client, inputs, team, before, claimed);
-    } catch (err) {
-      intent?.close(); // a pending id (with its proof) or a definite failure goes back to the caller
-      throw err;
-    }
-    intent?.made(rule.id); // kept until a later call shows the caller recorded it
-  }
-  claimed.add(rule.id);
-  rule = await ensureEnabled(client, rule, inputs);
-  return { id: rule.id, outs: outputs(rule, inputs) };
-}
 
 /** Checks inputs without network: one failure per problem, named by property. */
 export async function checkHvaRule(news: unknown): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
@@ -195,7 +117,13 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const c = { client, claimed: this.#claimed, lists, warn, urn: this.ctx.urn?.() };
     const key = JSON.stringify([inputs.field, inputs.search]);
     return this.#creating
-      .run(key, () => writing(this.#listCache, () => createRule(c, inputs)))
+      .run(key, () =>
+        writing(
+          { lists: this.#listCache, client },
+          () => createRule(c, inputs),
+          (r) => ruleOf(r.id, r.outs!),
+        ),
+      )
       .catch(async (err: unknown) => {
         throw await explainForbidden(client, err);
       });
@@ -234,50 +162,67 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
-    return writing(this.#listCache, async () => {
-      try {
-        const rule = await client.setHvaRuleEnabled(id, news.enabled);
-        return { outs: outputs(rule, news) };
-      } catch (err) {
-        if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
-        throw new SecOpsApiError(
-          ErrorCodes.NOT_FOUND,
-          `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
-          { cause: err },
-        );
-      }
-    });
+    const cache = { lists: this.#listCache, client };
+    return writing(
+      cache,
+      async () => {
+        try {
+          const rule = await client.setHvaRuleEnabled(id, news.enabled);
+          return { outs: outputs(rule, news) };
+        } catch (err) {
+          if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
+          throw new SecOpsApiError(
+            ErrorCodes.NOT_FOUND,
+            `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
+            { cause: err },
+          );
+        }
+      },
+      (r) => ruleOf(id, r.outs!),
+    );
   }
 
   async delete(id: string, props: HvaRuleOutputs): Promise<void> {
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
-    return writing(this.#listCache, async () => {
-      if (isPendingId(id)) {
-        const team = await teamOf(client);
-        const key = JSON.stringify([props.field, props.search]);
-        const urn = this.ctx.urn?.();
-        const settle = () =>
-          removePendingCreate(client, intentJournal(), team, id, props as never, this.#claimed, urn);
-        return this.#creating.run(key, settle);
-      }
-      held(props?.teamId, id, props);
-      try {
-        await client.deleteHvaRule(id);
-      } catch (err) {
-        if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return;
-        if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
-        await client.setHvaRuleEnabled(id, false).catch((e: unknown) => {
-          if (!isSecOpsError(e, ErrorCodes.NOT_FOUND)) throw e;
-        });
-        this.ctx.warn(
-          `hva-delete-${id}`,
-          `secops: the API offers no route to delete HVA rules; rule ${id} was disabled, not deleted`,
-        );
-      } finally {
-        this.#claimed.delete(id);
-      }
-    });
+    // Known effect: the rule is gone (deleted, or already gone); a pending create's settlement or a
+    // rule disabled for want of a delete route drops the list instead.
+    await writing(
+      { lists: this.#listCache, client },
+      () => this.remove(client, id, props),
+      (removed): RuleChange | undefined => (removed ? { remove: id } : undefined),
+    );
+  }
+
+  /** Deletes the rule; true when it is known to be gone from the list. */
+  private async remove(client: SecOpsClient, id: string, props: HvaRuleOutputs): Promise<boolean> {
+    if (isPendingId(id)) {
+      const team = await teamOf(client);
+      const key = JSON.stringify([props.field, props.search]);
+      const urn = this.ctx.urn?.();
+      const settle = () =>
+        removePendingCreate(client, intentJournal(), team, id, props as never, this.#claimed, urn);
+      await this.#creating.run(key, settle);
+      return false;
+    }
+    held(props?.teamId, id, props);
+    try {
+      await client.deleteHvaRule(id);
+      return true;
+    } catch (err) {
+      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return true;
+      if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
+      await client.setHvaRuleEnabled(id, false).catch((e: unknown) => {
+        if (!isSecOpsError(e, ErrorCodes.NOT_FOUND)) throw e;
+      });
+      this.ctx.warn(
+        `hva-delete-${id}`,
+        `secops: the API offers no route to delete HVA rules; rule ${id} was disabled, not deleted`,
+      );
+      return false;
+    } finally {
+      this.#claimed.delete(id);
+    }
   }
 
   /**

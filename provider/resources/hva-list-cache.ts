@@ -1,13 +1,18 @@
 /**
  * Reads of HVA rules served from one list of the team's rules: a refresh of 1,000 rules sends one
- * list request instead of 1,000 GETs. The list lives for a short window within one provider process
- * and is dropped by the provider's own writes, so a read never returns what this process changed.
+ * list request instead of 1,000 GETs. The list lives for a short window within one provider process.
+ * This process's own writes are applied to it (a create or update puts the rule the API answered
+ * with, a delete removes it), so a read never returns what this process changed and reads between
+ * writes need no new list; a write whose outcome is unknown drops the list instead.
  */
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
 
 /** How long one list serves reads (a refresh's reads arrive as a burst). */
 const LIST_WINDOW_MS = 5_000;
+
+/** A write's known effect on the team's rules. */
+export type RuleChange = { put: HvaRule } | { remove: string };
 
 /** The team's rules by id, listed at most once per window. */
 export class RuleListCache {
@@ -30,8 +35,58 @@ export class RuleListCache {
     return rules;
   }
 
-  /** Forgets the list: called around every write of this process. */
+  /**
+   * Applies a write of `client` that succeeded. A list still in flight gets it when it arrives
+   * (whether or not the list already saw the write: both effects are idempotent).
+   */
+  wrote(client: SecOpsClient, change: RuleChange): void {
+    const e = this.#entry;
+    if (!e || e.client !== client) return;
+    e.rules = e.rules.then((map) => {
+      if (!map) return map;
+      if ("put" in change) map.set(change.put.id, { ...map.get(change.put.id), ...change.put });
+      else map.delete(change.remove);
+      return map;
+    });
+  }
+
+  /** Forgets the list: after a write whose effect is unknown. */
   invalidate(): void {
     this.#entry = undefined;
   }
 }
+
+/**
+ * Runs a write, then applies its effect (`change` of its result) to the list cache; a write that
+ * failed, or whose effect is not known, drops the list, so no read returns pre-write data.
+ */
+export async function writing<T>(
+  cache: { lists: RuleListCache; client: SecOpsClient },
+  write: () => Promise<T>,
+  change: (result: T) => RuleChange | undefined,
+): Promise<T> {
+  try {
+    const result = await write();
+    const effect = change(result);
+    if (effect) cache.lists.wrote(cache.client, effect);
+    else cache.lists.invalidate();
+    return result;
+  } catch (err) {
+    cache.lists.invalidate();
+    throw err;
+  }
+}
+
+/** The rule a create or update left (its outputs), as the list would show it. */
+export const ruleOf = (
+  id: string,
+  outs: { field: string; search: string; enabled: boolean; teamId: string },
+): RuleChange => ({
+  put: {
+    id,
+    searchField: outs.field as HvaRule["searchField"],
+    search: outs.search,
+    enabled: outs.enabled,
+    teamId: outs.teamId,
+  },
+});

@@ -1,5 +1,8 @@
 /** HvaAutomationRule implementation, by direct calls, against the simulator in both modes. */
-import { provider as implementation } from "pulumi-secops/resources/hva-automation-rule";
+import {
+  HvaAutomationRuleImpl,
+  provider as implementation,
+} from "pulumi-secops/resources/hva-automation-rule";
 import { dynamicImplementation } from "pulumi-secops/resources/shim-target";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
@@ -14,6 +17,16 @@ const unique = () => `host-${++n}-*`;
 
 async function configure(s: Simulator) {
   await provider.configure(configureRequest({ "secops:apiKey": s.apiKeys.admin, "secops:baseUrl": s.url }));
+}
+/**
+ * The provider of the next Pulumi command: each command starts its own host process, whose rule-list
+ * cache starts empty (within one process, the list serves reads for its window, with this process's
+ * own writes applied to it).
+ */
+async function nextCommand(s: Simulator) {
+  const next = asHost(dynamicImplementation((ctx) => new HvaAutomationRuleImpl(ctx)));
+  await next.configure(configureRequest({ "secops:apiKey": s.apiKeys.admin, "secops:baseUrl": s.url }));
+  return next;
 }
 const rules = async (search: string) => (await sim.control.state()).rules.filter((r) => r.search === search);
 
@@ -87,8 +100,9 @@ describe("assumed routes available", () => {
     const inputs = { field: "name", search, enabled: true, adoptExisting: false };
     const { id, outs } = await provider.create(inputs);
     await sim.control.deleteRule(id);
-    expect(await provider.read(id, outs)).toEqual({});
-    const again = await provider.create(inputs);
+    const next = await nextCommand(sim);
+    expect(await next.read(id, outs)).toEqual({});
+    const again = await next.create(inputs);
     expect(again.id).not.toBe(id);
     expect((await rules(search)).map((r) => r.id)).toEqual([again.id]);
   });
@@ -98,11 +112,12 @@ describe("assumed routes available", () => {
     const inputs = { field: "name", search, enabled: true, adoptExisting: false };
     const { id, outs } = await provider.create(inputs);
     await sim.control.patchRule(id, { enabled: false });
-    const refreshed = await provider.read(id, outs);
+    const next = await nextCommand(sim);
+    const refreshed = await next.read(id, outs);
     expect(refreshed.props).toMatchObject({ enabled: false });
-    const diff = await provider.diff(id, refreshed.props, inputs);
+    const diff = await next.diff(id, refreshed.props, inputs);
     expect(diff).toMatchObject({ changes: true, replaces: [] });
-    expect((await provider.update(id, refreshed.props, inputs)).outs).toMatchObject({ enabled: true });
+    expect((await next.update(id, refreshed.props, inputs)).outs).toMatchObject({ enabled: true });
     expect((await rules(search))[0].enabled).toBe(true);
   });
 
@@ -111,9 +126,10 @@ describe("assumed routes available", () => {
     const inputs = { field: "name", search, enabled: true, adoptExisting: false };
     const { id, outs } = await provider.create(inputs);
     await sim.control.patchRule(id, { search: "changed-by-hand" });
-    const refreshed = await provider.read(id, outs);
+    const next = await nextCommand(sim);
+    const refreshed = await next.read(id, outs);
     expect(refreshed.props).toMatchObject({ search: "changed-by-hand" });
-    expect(await provider.diff(id, refreshed.props, inputs)).toMatchObject({
+    expect(await next.diff(id, refreshed.props, inputs)).toMatchObject({
       changes: true,
       replaces: ["search"],
     });

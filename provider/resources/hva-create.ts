@@ -1,0 +1,86 @@
+/**
+ * Creating an HVA rule: adopt what a crashed create of the same rule made (or an identical rule, with
+ * adoptExisting), or record the rules that exist (the proof), journal the intent and create once.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { SecOpsClient } from "../client/client";
+import type { HvaRule } from "../client/types";
+import type { ResourceContext } from "./context";
+import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-automation-rule";
+import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./hva-reconcile";
+import { adoptLeftCreate } from "./hva-settle";
+import { intentJournal } from "./intents";
+import { partialFailure, teamOf } from "./runtime";
+import type { FreshLoad } from "./serial";
+
+/** A rule's outputs: what the API answered, else the inputs. */
+export function outputs(
+  rule: HvaRule,
+  inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">,
+): HvaRuleOutputs {
+  return {
+    field: rule.searchField ?? inputs.field,
+    search: rule.search ?? inputs.search,
+    enabled: rule.enabled ?? inputs.enabled,
+    teamId: rule.teamId ?? "",
+  };
+}
+
+async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRuleInputs): Promise<HvaRule> {
+  if (rule.enabled === inputs.enabled) return rule;
+  try {
+    return await client.setHvaRuleEnabled(rule.id, inputs.enabled);
+  } catch (err) {
+    const what = `HVA rule ${rule.id} was created but setting enabled=${inputs.enabled} failed`;
+    throw partialFailure(what, rule.id, { ...outputs(rule, inputs) }, inputs as never, err);
+  }
+}
+
+/** What a create needs besides its inputs: the instance's claimed rules, list loader and journal. */
+export interface CreateContext {
+  client: SecOpsClient;
+  claimed: Set<string>;
+  lists: FreshLoad<HvaRule[]>;
+  warn: ResourceContext["warn"];
+  /** The URN of the resource being created, when the front-end knows it. */
+  urn: string | undefined;
+}
+
+/**
+ * Adopts (adoptExisting, or what a crashed create of this rule made), or records the rules that exist
+ * (the proof), journals the intent and creates; then sets `enabled` if the API's default differs.
+ */
+export async function createRule(
+  c: CreateContext,
+  inputs: HvaRuleInputs,
+): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
+  const { client, claimed } = c;
+  const team = await teamOf(client);
+  const journal = intentJournal();
+  let rule = await adoptLeftCreate(client, journal, team, inputs, claimed, c.urn);
+  const list = () => listForReconcile(client, "creating an HVA rule records the rules that exist before it");
+  const before = rule ? undefined : await rulesBefore(() => c.lists.get().then(undefined, list), inputs);
+  if (!rule && inputs.adoptExisting) {
+    const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
+    rule = rules.find((r) => identical(r, inputs, claimed));
+  }
+  if (!rule) {
+    const at = new Date().toISOString();
+    // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
+    const { field, search } = inputs;
+    const intent = before
+      ? journal.open(team, { field, search, before, at, ...(c.urn ? { urn: c.urn } : {}) })
+      : undefined;
+    if (journal.failure) c.warn("intent-journal", journal.failure);
+    try {
+      rule = await createOnce(client, inputs, team, before, claimed);
+    } catch (err) {
+      intent?.close(); // a pending id (with its proof) or a definite failure goes back to the caller
+      throw err;
+    }
+    intent?.made(rule.id); // kept until a later call shows the caller recorded it
+  }
+  claimed.add(rule.id);
+  rule = await ensureEnabled(client, rule, inputs);
+  return { id: rule.id, outs: outputs(rule, inputs) };
+}
