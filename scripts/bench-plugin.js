@@ -6,6 +6,7 @@
  *   the same for the release archive's single executable                           (target <= 1.0x)
  *   idle RSS of a configured bin/ plugin (target <= 55 MB, <= 1.4x of `node -e` idle)
  *   50 plugins started at once, configured: wall (<= 12 s), total RSS (<= 3 GB); PSS shown too
+ *   full lists sent for 1,000 Reads interleaved with 1,000 Updates through one plugin (<= 10)
  */
 "use strict";
 const { execFileSync, spawn } = require("node:child_process");
@@ -15,6 +16,8 @@ const { dirname, join } = require("node:path");
 
 const ROOT = join(__dirname, "..");
 const { NativePluginProcess, secret } = require(join(ROOT, "dist", "testing", "index.js"));
+const { createSimulator } = require(join(ROOT, "dist", "simulator", "index.js"));
+const { SecOpsClient } = require(join(ROOT, "dist", "index.js"));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [ROOT] }));
@@ -109,7 +112,45 @@ function releaseExecutable() {
   };
 }
 
+/** 1,000 rules made directly, then a Read and an Update of each, interleaved, through one plugin. */
+async function listsUnderWrites(count = 1000) {
+  const sim = await createSimulator({ seed: 5 });
+  const client = new SecOpsClient({ apiKey: sim.apiKeys.admin, baseUrl: sim.url });
+  const made = [];
+  for (let i = 0; i < count; i += 50)
+    made.push(
+      ...(await Promise.all(
+        Array.from({ length: 50 }, (_, k) =>
+          client.createHvaRule({ field: "name", search: `bench-${i + k}-*` }),
+        ),
+      )),
+    );
+  const plugin = await NativePluginProcess.start();
+  await plugin.configure({ apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url }, {});
+  await sim.control.resetStats();
+  const urn = "urn:pulumi:bench::bench::secops:index:HvaAutomationRule::r";
+  const t = Date.now();
+  for (const rule of made) {
+    const props = { field: "name", search: rule.search, enabled: rule.enabled, teamId: rule.teamId };
+    await plugin.read(rule.id, urn, props, props);
+    await plugin.update(rule.id, urn, props, { field: "name", search: rule.search, enabled: !rule.enabled });
+  }
+  const seconds = (Date.now() - t) / 1000;
+  const lists = (await sim.control.stats()).requests["GET /endpoint/hva/automation"] ?? 0;
+  await plugin.close();
+  await client.close?.();
+  await sim.close();
+  return { lists, seconds };
+}
+
 async function pluginBench(report) {
+  const cache = await listsUnderWrites();
+  report(
+    "full lists for 1,000 Reads interleaved with 1,000 Updates through one plugin",
+    `${cache.lists} (in ${cache.seconds.toFixed(1)} s)`,
+    "<= 10",
+    cache.lists <= 10,
+  );
   const sea = releaseExecutable();
   try {
     const bin = [process.execPath, [NativePluginProcess.executable]];
@@ -146,4 +187,4 @@ async function pluginBench(report) {
   );
 }
 
-module.exports = { pluginBench };
+module.exports = { pluginBench, listsUnderWrites };

@@ -5,6 +5,7 @@
 import type { ProviderProcess } from "./host";
 import type { DeclaredResource } from "./program";
 import type { ProviderRef } from "./providers";
+import { pool } from "./pool";
 import { errorText, type State, type StateResource } from "./state";
 
 /** What a step does. */
@@ -30,22 +31,29 @@ export const visible = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([k]) => k !== "__provider"));
 const fmt = (v: unknown) => JSON.stringify(v);
 
-/** Plans every declared resource, then deletes for resources no longer declared. */
+/**
+ * Plans every declared resource, then deletes for resources no longer declared. The Checks and Diffs
+ * of different resources are independent: up to `parallel` run at once (the plan keeps the order).
+ */
 export async function planSteps(
   resolve: Resolve,
   declared: DeclaredResource[],
   state: State,
+  parallel = 16,
 ): Promise<Planned[]> {
   const byUrn = new Map(state.resources.map((r) => [r.urn, r]));
-  const planned: Planned[] = [];
   const wanted = new Set(declared.map((d) => d.urn));
-  for (const d of declared) {
+  const olds = declared.map((d) => {
     // Known by its own URN, else by the first alias the state holds (the engine's order).
     const aliased = d.aliases?.find((a) => byUrn.has(a) && !wanted.has(a));
     const old = byUrn.get(d.urn) ?? (aliased ? byUrn.get(aliased) : undefined);
     if (old && old.urn !== d.urn) wanted.add(old.urn);
-    planned.push(await planOne(resolve, d, old));
-  }
+    return old;
+  });
+  const planned: Planned[] = new Array(declared.length);
+  await pool(parallel, [...declared.keys()], async (i) => {
+    planned[i] = await planOne(resolve, declared[i], olds[i]);
+  });
   for (const r of state.resources) {
     if (!wanted.has(r.urn))
       planned.push({

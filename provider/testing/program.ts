@@ -78,6 +78,20 @@ export async function evaluateProgram(
   program: ProgramSource,
   options: ProgramOptions = {},
 ): Promise<EvaluatedProgram> {
+  // @pulumi/pulumi's debuggablePromise records `new Error().stack` for every promise it makes, for a
+  // leak report it prints only with PULUMI_DEBUG_PROMISE_LEAKS: at 1,000 resources that is most of the
+  // evaluation's time. Stacks are off while the program runs unless that variable asks for them
+  // (errors keep their messages).
+  const limit = Error.stackTraceLimit;
+  if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = 0;
+  try {
+    return await evaluate(program, options);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+async function evaluate(program: ProgramSource, options: ProgramOptions): Promise<EvaluatedProgram> {
   const project = options.project ?? "project";
   const stack = options.stack ?? "dev";
   const seen: DeclaredResource[] = [];

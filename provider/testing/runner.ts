@@ -252,7 +252,7 @@ export class LifecycleRunner {
 
   private async plan(): Promise<Planned[]> {
     const declared = await this.declared();
-    return planSteps((ref) => this.provider(ref), declared, this.state());
+    return planSteps((ref) => this.provider(ref), declared, this.state(), this.options.parallel);
   }
 
   /** Evaluates the program afresh for this step (see {@link evaluateStack}). */

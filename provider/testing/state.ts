@@ -48,11 +48,23 @@ export function writeState(path: string, state: State): number {
   return Buffer.byteLength(text);
 }
 
-/** Adds or replaces the resource with the same URN. */
+/** Positions by URN of a resources array, kept by upsert (rebuilt when the array changed otherwise). */
+const positions = new WeakMap<StateResource[], Map<string, number>>();
+
+/** Adds or replaces the resource with the same URN: by key, not by scanning (1,000 creates stay linear). */
 export function upsert(state: State, r: StateResource): void {
-  const i = state.resources.findIndex((x) => x.urn === r.urn);
-  if (i >= 0) state.resources[i] = r;
-  else state.resources.push(r);
+  const list = state.resources;
+  let index = positions.get(list);
+  if (!index || index.size !== list.length || (index.has(r.urn) && list[index.get(r.urn)!]?.urn !== r.urn)) {
+    index = new Map(list.map((x, i) => [x.urn, i]));
+    positions.set(list, index);
+  }
+  const i = index.get(r.urn);
+  if (i !== undefined) list[i] = r;
+  else {
+    index.set(r.urn, list.length);
+    list.push(r);
+  }
 }
 
 /** A host error as a user reads it: gRPC's status prefix dropped, the message-size limit named. */

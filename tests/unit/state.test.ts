@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Journal } from "../../provider/testing/journal";
-import { readState, writeState, type State } from "../../provider/testing/state";
+import { readState, upsert, writeState, type State, type StateResource } from "../../provider/testing/state";
 
 /** Bytes the journal of `path` holds now. */
 const journalSize = (path: string) => (existsSync(`${path}.journal`) ? statSync(`${path}.journal`).size : 0);
@@ -93,4 +93,23 @@ test("a refresh line holds the new outputs only; replay keeps the provider", () 
   journal.outputs(state.resources[0], false);
   expect(journalSize(path)).toBeLessThan(150);
   expect(readState(path)).toEqual(state);
+});
+
+test("upsert finds a resource by URN, also after the list was filtered or pushed to elsewhere", () => {
+  const r = (urn: string, id: string) => ({ urn, id, type: "t", name: urn }) as unknown as StateResource;
+  const state = { resources: [] } as unknown as State;
+  for (let i = 0; i < 1000; i++) upsert(state, r(`u${i}`, `a${i}`));
+  upsert(state, r("u500", "b500"));
+  expect(state.resources.length).toBe(1000);
+  expect(state.resources[500].id).toBe("b500");
+  // Someone else's changes: a filter (a new array) and a push.
+  state.resources = state.resources.filter((x) => x.urn !== "u10");
+  state.resources.push(r("v1", "c1"));
+  upsert(state, r("v1", "c2"));
+  upsert(state, r("u999", "b999"));
+  upsert(state, r("u10", "b10"));
+  expect(state.resources.filter((x) => x.urn === "v1").map((x) => x.id)).toEqual(["c2"]);
+  expect(state.resources.filter((x) => x.urn === "u999").map((x) => x.id)).toEqual(["b999"]);
+  expect(state.resources.length).toBe(1001);
+  expect(new Set(state.resources.map((x) => x.urn)).size).toBe(1001);
 });
