@@ -45,6 +45,8 @@ export class ProviderSet {
   #evaluation: Promise<unknown> | undefined;
   readonly #processes = new Map<string, Promise<ProviderProcess>>();
   readonly #running = new Set<ProviderProcess>();
+  /** This step's invokes by token, arguments and provider: a program evaluated twice sends each once. */
+  readonly #invokes = new Map<string, Promise<Record<string, unknown>>>();
   #stderr = "";
 
   constructor(private readonly options: ProviderSetOptions) {}
@@ -157,6 +159,13 @@ export class ProviderSet {
   ): Promise<Record<string, unknown>> {
     if (!isNative(token)) return args;
     this.remember(seen);
+    const key = JSON.stringify([token, args, provider ?? null]);
+    let answer = this.#invokes.get(key);
+    if (!answer) this.#invokes.set(key, (answer = this.send(token, args, provider)));
+    return answer;
+  }
+
+  private async send(token: string, args: Record<string, unknown>, provider: string | undefined) {
     const res = await (await this.for({ type: token, provider })).invoke(token, args);
     if (res.failures.length)
       throw new Error(`${token}: ${res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);

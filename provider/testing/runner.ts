@@ -122,6 +122,9 @@ export class LifecycleRunner {
       }
     });
     this.save(state);
+    // Outputs as after the engine's up: the program evaluated against what the steps left (real ids
+    // and outputs, not the plan's preview values). Its invokes are answered from this step's.
+    if (plan.some((p) => p.step.ok && p.op !== "same" && p.op !== "refused")) await this.declared();
     return plan.map((p) => p.step);
   }
 
@@ -261,7 +264,7 @@ export class LifecycleRunner {
     const evaluated = await evaluateStack({
       ...this.options,
       known: (urn) => byUrn.get(urn),
-      // Native invokes go to the plugin of their provider, as the engine sends them.
+      // Native invokes go to the plugin of their provider, as the engine sends them (once a step).
       invoke: (token, args, provider, seen) => this.providerSet().invoke(token, args, provider, seen),
     });
     this.lastOutputs = evaluated.outputs;

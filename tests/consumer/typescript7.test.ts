@@ -114,10 +114,11 @@ const runner = (prefix) => new LifecycleRunner({ program: __dirname + "/program.
   const second = runner("ts7b");
   const up2 = await second.up();
   const searches = second.state().resources.map((r) => r.outputs.search);
+  const outputs = second.outputs();
   const destroy = await second.destroy();
   await second.close();
   const ops = (steps) => steps.map((s) => [s.name, s.op, s.ok]);
-  console.log(JSON.stringify({ up1: ops(up1), up2: ops(up2), searches, destroy: ops(destroy) }));
+  console.log(JSON.stringify({ up1: ops(up1), up2: ops(up2), searches, outputs, destroy: ops(destroy) }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `,
   );
@@ -137,6 +138,7 @@ const runner = (prefix) => new LifecycleRunner({ program: __dirname + "/program.
   // The second command evaluated the program again, with the new config: the search changed.
   expect(out.up2).toEqual([["ts7-rule", "replace", true]]);
   expect(out.searches).toEqual(["ts7b-*"]);
+  expect(out.outputs).toEqual({ rule: "ts7b-*" });
   expect(out.destroy).toEqual([["ts7-rule", "delete", true]]);
   expect(await ts7rules()).toEqual([]);
   expect((await sim.control.state()).rules.length).toBe(before);

@@ -63,7 +63,7 @@ const write = (names) => writeFileSync(__dirname + "/index.js", [
   "const pulumi = require(" + JSON.stringify(PULUMI) + ");",
   'const { HvaAutomationRule } = require("pulumi-secops");',
   'const prefix = new pulumi.Config().require("prefix");',
-  ...names.map((n) => 'new HvaAutomationRule("' + n + '", { field: "name", search: prefix + "' + n + '" });'),
+  ...names.map((n) => 'exports.' + n + ' = new HvaAutomationRule("' + n + '", { field: "name", search: prefix + "' + n + '" }).id;'),
   'exports.key = new pulumi.Config("secops").requireSecret("apiKey");',
 ].join("\\n"));
 (async () => {
@@ -72,11 +72,12 @@ const write = (names) => writeFileSync(__dirname + "/index.js", [
     statePath: __dirname + "/state.json", config: JSON.parse(process.argv[2]) });
   const up = (await r.up()).map((s) => s.op + " " + s.urn);
   const outputs = r.outputs();
+  const ids = Object.fromEntries(r.state().resources.map((x) => [x.name, x.id]));
   write(["a"]);
   const preview = (await r.preview()).map((s) => s.op + " " + s.name);
   await r.destroy();
   await r.close();
-  console.log(JSON.stringify({ up, outputs, preview }));
+  console.log(JSON.stringify({ up, outputs, ids, preview }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `,
   );
@@ -85,12 +86,15 @@ const write = (names) => writeFileSync(__dirname + "/index.js", [
   ]);
   expect(res.stderr).toBe("");
   const type = "pulumi-nodejs:dynamic/secops:HvaAutomationRule";
-  expect(JSON.parse(res.stdout)).toEqual({
+  const out = JSON.parse(res.stdout);
+  expect(out).toEqual({
     up: [
       `create urn:pulumi:dev::edited-project::${type}::a`,
       `create urn:pulumi:dev::edited-project::${type}::b`,
     ],
-    outputs: { key: "[secret]" },
+    // After up, outputs are what the steps made (the ids in the state), not the plan's preview values.
+    outputs: { key: "[secret]", a: out.ids.a, b: out.ids.b },
+    ids: { a: expect.stringMatching(/^hva-/), b: expect.stringMatching(/^hva-/) },
     preview: ["same a", "delete b"],
   });
 }, 60_000);
