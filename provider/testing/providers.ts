@@ -96,7 +96,9 @@ export class ProviderSet {
       const declared = await this.declaration(key);
       if (!declared)
         throw new Error(
-          `the provider ${key} is no longer declared by the program; its resources cannot be reached`,
+          `the provider ${key} is no longer declared by the program; its resources cannot be reached ` +
+            "(the runner keeps no provider's key in the state): declare the provider again until an up " +
+            "has deleted its resources, then remove it",
         );
       news = Object.fromEntries(
         Object.entries(declared.inputs)

@@ -58,14 +58,16 @@ export class LifecycleRunner {
 
   /**
    * Check and Diff (and, for native resources, Create with `preview: true`, as the engine asks a
-   * provider that supports preview): what `up` would do. Never creates, updates or deletes anything.
-   */
+   * provider that supports preview): what `up` would do. Never creates, updates or deletes anything;
+   * a delete whose provider cannot be had fails here, as up would. */
   async preview(): Promise<Step[]> {
     return this.step("preview", async () => {
       const plan = await this.plan();
+      const fail = (s: Step) => (err: unknown) => Object.assign(s, { ok: false, error: errorText(err) });
       for (const p of plan)
         if (p.op === "create" && isNative(p.declared.type))
           await (await this.provider(p.declared)).create(p.declared.urn, p.inputs, true);
+        else if (p.op === "delete") await this.provider(refOf(p.old)).catch(fail(p.step));
       return plan.map((p) => p.step);
     });
   }

@@ -165,3 +165,35 @@ test("issue 19.6: a replace whose old delete fails keeps the old rule in state a
   expect(await live("replace-new-*")).toHaveLength(1);
   expect(JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).pendingDeletes).toBeUndefined();
 });
+
+test("issue 23.1: a provider removed with its rule: preview fails as up does, naming the remedy; nothing is deleted", async () => {
+  let keep = true;
+  const program = () => {
+    const blue = keep
+      ? new native.Provider("blue", { apiKey: sim.apiKeys.client1Admin, baseUrl: sim.url })
+      : undefined;
+    if (blue)
+      new native.HvaAutomationRule("blue-db", { field: "name", search: "blue-db-*" }, { provider: blue });
+    new native.HvaAutomationRule("dc", { field: "name", search: "dc-native-*" });
+  };
+  const runner = runnerFor(program);
+  expect((await runner.up()).map((s) => [s.name, s.op, s.ok])).toEqual([
+    ["blue-db", "create", true],
+    ["dc", "create", true],
+  ]);
+  const blueRule = runner.state().resources.find((r) => r.name === "blue-db")!.id;
+  keep = false;
+  await sim.control.resetStats();
+  const remedy = "declare the provider again until an up has deleted its resources, then remove it";
+  const preview = (await stepsOf(runner.preview())).find((s) => s.name === "blue-db")!;
+  expect(preview).toMatchObject({ op: "delete", ok: false });
+  expect(preview.error).toContain("is no longer declared by the program");
+  expect(preview.error).toContain(remedy);
+  const up = (await stepsOf(runner.up())).find((s) => s.name === "blue-db")!;
+  expect({ ok: up.ok, error: up.error }).toEqual({ ok: false, error: preview.error });
+  // The rule is still there, and still in the state: nothing was lost or written.
+  expect((await sim.control.state()).rules.some((r) => r.id === blueRule)).toBe(true);
+  expect(runner.state().resources.some((r) => r.id === blueRule)).toBe(true);
+  const writes = Object.keys((await sim.control.stats()).requests).filter((k) => !k.startsWith("GET "));
+  expect(writes).toEqual([]);
+});
