@@ -67,3 +67,12 @@ export async function closeSharedClients(): Promise<void> {
   clients.clear();
   await Promise.all(all.map((c) => c.close()));
 }
+
+/**
+ * What a provider instance says once at configure when it has no key or URL: a preview still works
+ * (Check, Diff and preview creates need no API), but up would fail. Undefined for other errors.
+ */
+export function missingSettingsWarning(err: unknown): string | undefined {
+  if (!(err instanceof SecOpsConfigError)) return undefined;
+  return `${err.message}. Preview shows the plan without reading the API; up will fail before sending any request`;
+}

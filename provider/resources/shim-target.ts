@@ -11,7 +11,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { clientFor, resolveSettings, type ConnectionSettings } from "../config";
+import { clientFor, missingSettingsWarning, resolveSettings, type ConnectionSettings } from "../config";
 import type { ResourceContext, ResourceImplementation } from "./context";
 
 /** Credentials of the host's one provider instance: from `configure`, else the environment. */
@@ -26,7 +26,10 @@ export class ProviderRuntime implements ResourceContext {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     const settings = Promise.resolve().then(() => resolveSettings({}, (key) => req.config.get(key)));
     this.ready = settings;
-    settings.catch(() => undefined); // reported by client()
+    settings.catch((err: unknown) => {
+      const warning = missingSettingsWarning(err); // the error itself comes with client()
+      if (warning) this.warn("settings", warning);
+    });
     return Promise.resolve();
   }
 

@@ -292,15 +292,30 @@ test("secret inputs stay secret in what comes back; the key is in no response or
   expect(everything).not.toContain(sim.apiKeys.admin);
 });
 
-test("a create without a key fails plainly (SECOPS_CONFIG); check and diff still work", async () => {
+test("without a key: Configure says once what preview and up will do; a create fails plainly (SECOPS_CONFIG)", async () => {
+  engine.logs.length = 0;
   const plugin = await NativePluginProcess.start({ engineAddress: engine.address });
   plugins.push(plugin);
   await plugin.configure({}, {});
   const checked = await plugin.check(RULE, {}, { field: "name", search: "x-*" });
   expect(checked.failures).toEqual([]);
+  expect((await plugin.create(RULE, checked.inputs, true)).id).toBe("");
   await expect(plugin.create(RULE, checked.inputs)).rejects.toMatchObject({
     details: expect.stringMatching(/^secops: no API key configured: set it with/),
   });
+  const said = (m: string) => m.startsWith("secops: no API key configured");
+  for (let i = 0; i < 50 && !engine.logs.some((l) => said(l.message)); i++)
+    await new Promise((r) => setTimeout(r, 20));
+  expect(engine.logs.filter((l) => said(l.message))).toEqual([
+    {
+      severity: "WARNING",
+      urn: "",
+      message:
+        "secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the " +
+        "SECOPS_API_KEY environment variable. Preview shows the plan without reading the API; up will fail " +
+        "before sending any request",
+    },
+  ]);
 });
 
 test("Configure falls back to the engine's variables (secops:config:<key>)", async () => {
@@ -343,7 +358,9 @@ test("warnings go to the engine's Log service with the URN; a dead engine never 
     });
     const read = await plugin.read(made.id, RULE, made.properties, {});
     expect(read.id).toBe(made.id);
-    for (let i = 0; i < 50 && engine.logs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const readWarning = (l: { message: string }) => l.message.includes("no route to read HVA rules");
+    for (let i = 0; i < 50 && !engine.logs.some(readWarning); i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(engine.logs).toContainEqual({
       severity: "WARNING",
       message:

@@ -283,6 +283,10 @@ describe("configuration", () => {
       message:
         "secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the SECOPS_API_KEY environment variable",
     });
+    // Said once at configure, so a preview without a key does not pass silently (issue 23 point 3).
+    expect(warnings).toEqual([
+      "secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the SECOPS_API_KEY environment variable. Preview shows the plan without reading the API; up will fail before sending any request",
+    ]);
     process.env = saved;
   });
 

@@ -5,7 +5,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { SecOpsClient } from "../../client/client";
 import { encodings } from "../../client/errors";
-import { resolveSettings, type ConnectionOptions, type ConnectionSettings } from "../../config";
+import {
+  missingSettingsWarning,
+  resolveSettings,
+  type ConnectionOptions,
+  type ConnectionSettings,
+} from "../../config";
 import type { ResourceContext, ResourceImplementation } from "../../resources/context";
 import { NATIVE_RESOURCES, type Bag } from "./resources";
 
@@ -49,7 +54,12 @@ export class ProviderInstance implements ResourceContext {
     const settings = Promise.resolve().then(() =>
       resolveSettings(explicit, (key) => variables(key.replace(/^secops:/, "secops:config:"))),
     );
-    settings.catch(() => undefined); // reported by client()
+    // Reported by client() at the first call that needs the API; said once now, so a preview without a
+    // key does not pass silently.
+    settings.catch((err: unknown) => {
+      const warning = missingSettingsWarning(err);
+      if (warning) this.warn("settings", warning);
+    });
     this.#settings = settings;
     // A second Configure replaces the client: the old one's pool is closed, never left open.
     const old = this.#client;
