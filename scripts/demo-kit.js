@@ -9,7 +9,7 @@ const { join } = require("node:path");
 
 const ROOT = join(__dirname, "..");
 
-/** Builds when `dist/<marker>` is missing or older than a source file. */
+/** Builds (compile and plugin bundle) when `dist/<marker>` is missing or older than a source file. */
 function buildIfNeeded(marker) {
   const file = join(ROOT, "dist", marker);
   const newest = (dir) =>
@@ -22,10 +22,10 @@ function buildIfNeeded(marker) {
   execFileSync(
     process.execPath,
     [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")],
-    {
-      stdio: "inherit",
-    },
+    { stdio: "inherit" },
   );
+  // The plugin runs from its bundle (bin/pulumi-resource-secops): rebuilt with the rest.
+  execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-plugin.js")], { stdio: "inherit" });
 }
 
 /** Checks and reports; `problems` collects what did not hold. */

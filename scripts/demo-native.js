@@ -14,7 +14,7 @@ const { join } = require("node:path");
 const { ROOT, buildIfNeeded, checker, run, stepsOf } = require("./demo-kit");
 
 async function main() {
-  buildIfNeeded("native/plugin/main.js");
+  buildIfNeeded("plugin/pulumi-resource-secops.js");
   const { createSimulator } = require("pulumi-secops/simulator");
   const { SecOpsClient } = require("pulumi-secops/client");
   const { LifecycleRunner, formatSteps, linkPackage } = require("pulumi-secops/testing");

@@ -17,4 +17,9 @@ export interface RunnerOptions {
   stack?: string;
   /** Resources worked on at once in up, refresh and destroy (they are independent). Default 10, like `pulumi up --parallel`. */
   parallel?: number;
+  /**
+   * Where each step says it started, that it is still running (every 2 s) and when it ended. Default:
+   * standard error when it is a terminal, else nowhere; `false` for nowhere.
+   */
+  progress?: ((line: string) => void) | false;
 }

@@ -2,11 +2,9 @@
  * An offline lifecycle runner for tests and demos: preview, up, refresh, import and destroy of a
  * program of independent resources, through Pulumi's real dynamic-provider host (dynamic resources)
  * and this package's plugin (native resources, one process per provider instance), in the engine's
- * call order.
- *
- * It is not a Pulumi engine: no dependency graph (resources are independent), no secrets provider
- * (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in inputs;
- * explicit providers' config is never stored: each step takes it from the program).
+ * call order. It is not a Pulumi engine: no dependency graph (resources are independent), no secrets
+ * provider (the state file holds inputs and outputs in plain JSON; keep secrets in config, never in
+ * inputs; explicit providers' config is never stored: each step takes it from the program).
  */
 import type { ProviderProcess } from "./host";
 import { applyPlanned, importById, refOf, type ApplyContext } from "./apply";
@@ -17,12 +15,12 @@ import { errorText, readState, settleLeftovers, writeState, type State, type Sta
 
 export type { PendingCreate, State, StateResource } from "./state";
 export type { Op, Step } from "./plan";
+export type { RunnerOptions } from "./options";
 import { pool } from "./pool";
+import { progress } from "./progress";
 import { changed, planSteps, visible, type Op, type Planned, type Step } from "./plan";
 import { evaluateStack, projectName, urnOf, type DeclaredResource } from "./program";
 import type { RunnerOptions } from "./options";
-
-export type { RunnerOptions } from "./options";
 import { isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from "./providers";
 
 /** Runs a program's lifecycle through the real host. Call {@link close} when done. */
@@ -231,9 +229,11 @@ export class LifecycleRunner {
    */
   private async step(command: Command, body: () => Promise<Step[]>): Promise<Step[]> {
     let steps: Step[];
+    const ended = progress(this.options.progress, command);
     try {
       steps = await body();
     } finally {
+      ended();
       await this.close();
     }
     if (steps.some((s) => !s.ok)) throw new StepFailedError(command, steps);
