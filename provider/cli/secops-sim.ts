@@ -3,6 +3,11 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { createSimulator, parseFaultSpec } from "../simulator";
 import { VERSION } from "../version";
+import { UsageError } from "./common";
+import { ctlCommand } from "./sim-ctl";
+
+/** Set when the command started a simulator (it then serves until stopped). */
+let serving = false;
 
 function int(name: string) {
   return (v: string) => {
@@ -24,62 +29,68 @@ function faults(v: string) {
 
 /** Builds the command (also mounted as `secops sim`). */
 export function simCommand(name = "secops-sim"): Command {
-  return new Command(name)
-    .description("Run a local stand-in for the Security Operations Service API")
-    .version(VERSION)
-    .option("-p, --port <port>", "port to listen on (0 picks a free one)", int("port"), 0)
-    .option("--host <host>", "interface to listen on", "127.0.0.1")
-    .option("--strict-spec", "answer routes the spec does not show as unknown, ignore hidden names", false)
-    .option("--seed <n>", "seed of the generated data and fault draws", int("seed"), 1)
-    .option("--state <file>", "persist changes to this JSON file and load it on start")
-    .option("--faults <spec>", "faults, e.g. '429:0.1@PUT /endpoint,reset:0.05' or a JSON array", faults)
-    .option("--big-case <n>", "add case 'case-big' with n detections", int("big-case"))
-    .option("--csv-rows <n>", "make the CSV export at least n rows long", int("csv-rows"))
-    .option("--page-base <n>", "number of the first page of threat indicators: 0 or 1", int("page-base"), 1)
-    .option("--max-page-size <n>", "largest page of threat indicators served", int("max-page-size"), 500)
-    .option("--control-token <token>", "fixed control token (default: random)")
-    .option("--json", "print the connection details as one JSON line", false)
-    .action(async (o) => {
-      const sim = await createSimulator({
-        host: o.host,
-        port: o.port,
-        strictSpec: o.strictSpec,
-        seed: o.seed,
-        statePath: o.state,
-        faults: o.faults,
-        bigCase: o.bigCase,
-        csvRows: o.csvRows,
-        controlToken: o.controlToken,
-        pageBase: o.pageBase,
-        maxPageSize: o.maxPageSize,
-      });
-      const info = {
-        url: sim.url,
-        apiKeys: sim.apiKeys,
-        controlToken: sim.controlToken,
-        strictSpec: o.strictSpec,
-      };
-      if (o.json) process.stdout.write(`${JSON.stringify(info)}\n`);
-      else {
-        process.stdout.write(
-          [
-            `secops-sim ${VERSION} listening on ${sim.url} (strict-spec ${o.strictSpec ? "on" : "off"}, seed ${o.seed})`,
-            `  export SECOPS_BASE_URL=${sim.url}`,
-            `  export SECOPS_API_KEY=${sim.apiKeys.admin}   # ADMIN of team-acme`,
-            `  analyst key:                ${sim.apiKeys.analyst}`,
-            `  viewer key:                 ${sim.apiKeys.viewer}`,
-            `  service-provider admin key: ${sim.apiKeys.serviceProviderAdmin}`,
-            `  client team admin keys:     ${sim.apiKeys.client1Admin} (team-client-1), ${sim.apiKeys.client2Admin} (team-client-2)`,
-            `  control token (x-sim-control header for /__sim/): ${sim.controlToken}`,
-            "Press Ctrl-C to stop.",
-            "",
-          ].join("\n"),
-        );
-      }
-      const stop = () => void sim.close().then(() => process.exit(0));
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-    });
+  return (
+    new Command(name)
+      .description("Run a local stand-in for the Security Operations Service API")
+      .version(VERSION)
+      // Options after `ctl` are its own (`ctl users --json` is not the simulator's --json).
+      .enablePositionalOptions()
+      .option("-p, --port <port>", "port to listen on (0 picks a free one)", int("port"), 0)
+      .option("--host <host>", "interface to listen on", "127.0.0.1")
+      .option("--strict-spec", "answer routes the spec does not show as unknown, ignore hidden names", false)
+      .option("--seed <n>", "seed of the generated data and fault draws", int("seed"), 1)
+      .option("--state <file>", "persist changes to this JSON file and load it on start")
+      .option("--faults <spec>", "faults, e.g. '429:0.1@PUT /endpoint,reset:0.05' or a JSON array", faults)
+      .option("--big-case <n>", "add case 'case-big' with n detections", int("big-case"))
+      .option("--csv-rows <n>", "make the CSV export at least n rows long", int("csv-rows"))
+      .option("--page-base <n>", "number of the first page of threat indicators: 0 or 1", int("page-base"), 1)
+      .option("--max-page-size <n>", "largest page of threat indicators served", int("max-page-size"), 500)
+      .option("--control-token <token>", "fixed control token (default: random)")
+      .option("--json", "print the connection details as one JSON line", false)
+      .addCommand(ctlCommand())
+      .action(async (o) => {
+        serving = true;
+        const sim = await createSimulator({
+          host: o.host,
+          port: o.port,
+          strictSpec: o.strictSpec,
+          seed: o.seed,
+          statePath: o.state,
+          faults: o.faults,
+          bigCase: o.bigCase,
+          csvRows: o.csvRows,
+          controlToken: o.controlToken,
+          pageBase: o.pageBase,
+          maxPageSize: o.maxPageSize,
+        });
+        const info = {
+          url: sim.url,
+          apiKeys: sim.apiKeys,
+          controlToken: sim.controlToken,
+          strictSpec: o.strictSpec,
+        };
+        if (o.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+        else {
+          process.stdout.write(
+            [
+              `secops-sim ${VERSION} listening on ${sim.url} (strict-spec ${o.strictSpec ? "on" : "off"}, seed ${o.seed})`,
+              `  export SECOPS_BASE_URL=${sim.url}`,
+              `  export SECOPS_API_KEY=${sim.apiKeys.admin}   # ADMIN of team-acme`,
+              `  analyst key:                ${sim.apiKeys.analyst}`,
+              `  viewer key:                 ${sim.apiKeys.viewer}`,
+              `  service-provider admin key: ${sim.apiKeys.serviceProviderAdmin}`,
+              `  client team admin keys:     ${sim.apiKeys.client1Admin} (team-client-1), ${sim.apiKeys.client2Admin} (team-client-2)`,
+              `  export SECOPS_SIM_TOKEN=${sim.controlToken}   # control token: secops-sim ctl, x-sim-control for /__sim/`,
+              "Press Ctrl-C to stop.",
+              "",
+            ].join("\n"),
+          );
+        }
+        const stop = () => void sim.close().then(() => process.exit(0));
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      })
+  );
 }
 
 /**
@@ -87,18 +98,21 @@ export function simCommand(name = "secops-sim"): Command {
  * 2, as every command of the README; help and version 0) or undefined while the simulator serves.
  */
 export async function simMain(argv: string[]): Promise<number | undefined> {
-  const command = simCommand().exitOverride();
+  const command = simCommand();
+  const override = (c: Command) => void c.exitOverride().commands.forEach(override);
+  override(command);
   try {
     await command.parseAsync(argv);
-    return undefined;
+    return serving ? undefined : 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     process.stderr.write(`secops-sim: ${(err as Error).message}\n`);
-    return 1;
+    return err instanceof UsageError ? 2 : 1;
   }
 }
 
 if (require.main === module)
   void simMain(process.argv).then((code) => {
-    if (code !== undefined) process.exit(code);
+    // exitCode, not exit(): a long listing piped to another program is written out first.
+    if (code !== undefined) process.exitCode = code;
   });

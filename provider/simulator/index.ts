@@ -156,6 +156,10 @@ export class SimulatorControl {
   setFaults(faults: FaultRule[] | string): Promise<FaultRule[]> {
     return this.call("PUT", "/faults", typeof faults === "string" ? { spec: faults } : { rules: faults });
   }
+  /** The fault rules in force. */
+  faults(): Promise<FaultRule[]> {
+    return this.call("GET", "/faults");
+  }
   /** Removes every fault rule. */
   clearFaults(): Promise<void> {
     return this.call("DELETE", "/faults");

@@ -1,0 +1,131 @@
+/**
+ * `secops-sim ctl`: drives a running simulator through its control routes (`/__sim/`, README
+ * "Simulator control"): lists the seeded rules and directory users, changes or deletes them out of
+ * band (as someone in the product's console would), sets faults and reads statistics. The simulator's
+ * URL and control token come from --url/--token or SECOPS_BASE_URL/SECOPS_SIM_TOKEN (it prints both).
+ */
+import { Command, InvalidArgumentError } from "commander";
+import { SimulatorControl } from "../simulator";
+import { UsageError } from "./common";
+
+type Row = Record<string, unknown>;
+const out = (text: string) => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+const json = (v: unknown) => out(JSON.stringify(v, null, 2));
+
+/** A boolean option value, named in the error. */
+const bool = (name: string) => (v: string) => {
+  if (v !== "true" && v !== "false") throw new InvalidArgumentError(`${name} must be true or false`);
+  return v === "true";
+};
+
+/** The control client of the running simulator the options (or the environment) name. */
+function control(cmd: Command): SimulatorControl {
+  const o = cmd.optsWithGlobals() as { url?: string; token?: string };
+  const url = o.url ?? process.env.SECOPS_BASE_URL;
+  const token = o.token ?? process.env.SECOPS_SIM_TOKEN;
+  if (!url) throw new UsageError("no simulator URL: pass --url <url> or set SECOPS_BASE_URL");
+  if (!token) throw new UsageError("no control token: pass --token <token> or set SECOPS_SIM_TOKEN");
+  return new SimulatorControl(url.replace(/\/+$/, ""), token);
+}
+
+/** Rows as aligned columns. */
+function columns(rows: Row[], keys: string[]): string {
+  const cell = (r: Row, k: string) => (r[k] === undefined || r[k] === null ? "-" : String(r[k]));
+  const width = keys.map((k) => Math.max(k.length, ...rows.map((r) => cell(r, k).length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(width[i]))
+      .join("  ")
+      .trimEnd();
+  return [line(keys), ...rows.map((r) => line(keys.map((k) => cell(r, k))))].join("\n");
+}
+
+const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;
+
+function listing(ctl: Command): void {
+  ctl
+    .command("rules")
+    .description("list the HVA rules of every team")
+    .option("--json", "print JSON", false)
+    .action(async (o: { json: boolean }, cmd: Command) => {
+      const { rules } = await control(cmd).state();
+      if (o.json) json(rules);
+      else out(columns(rules, ["id", "teamId", "searchField", "search", "enabled"]));
+    });
+  ctl
+    .command("users")
+    .description("list the directory users of every team (their ids are what DirectoryUserSettings takes)")
+    .option("--json", "print JSON", false)
+    .action(async (o: { json: boolean }, cmd: Command) => {
+      const { users } = await control(cmd).state();
+      if (o.json) json(users);
+      else out(columns(users, ["id", "teamId", "email", ...USER_FLAGS]));
+    });
+}
+
+function changes(ctl: Command): void {
+  ctl
+    .command("set-rule <id>")
+    .description("change a rule out of band (the public API refuses a search change; this does not)")
+    .option("--enabled <bool>", "true or false", bool("--enabled"))
+    .option("--search <text>", "the search text")
+    .option("--field <field>", "the searched field")
+    .action(async (id: string, o: { enabled?: boolean; search?: string; field?: string }, cmd: Command) => {
+      const change = { enabled: o.enabled, search: o.search, searchField: o.field };
+      if (Object.values(change).every((v) => v === undefined))
+        throw new UsageError("set-rule needs --enabled, --search or --field");
+      json(await control(cmd).patchRule(id, change));
+    });
+  ctl
+    .command("set-user <id>")
+    .description("change a directory user's flags out of band")
+    .option("--needs-chat-ops-welcome <bool>", "true or false", bool("--needs-chat-ops-welcome"))
+    .option("--chat-ops-onboarding-user <bool>", "true or false", bool("--chat-ops-onboarding-user"))
+    .option("--credentials-exposed <bool>", "true or false", bool("--credentials-exposed"))
+    .action(async (id: string, o: Record<string, boolean | undefined>, cmd: Command) => {
+      const change = Object.fromEntries(USER_FLAGS.filter((f) => o[f] !== undefined).map((f) => [f, o[f]]));
+      if (Object.keys(change).length === 0) throw new UsageError("set-user needs at least one flag option");
+      json(await control(cmd).patchUser(id, change));
+    });
+  ctl
+    .command("delete-rule <id>")
+    .description("delete a rule out of band")
+    .action(async (id: string, _o: unknown, cmd: Command) => json(await control(cmd).deleteRule(id)));
+  ctl
+    .command("delete-user <id>")
+    .description("delete a directory user out of band")
+    .action(async (id: string, _o: unknown, cmd: Command) => json(await control(cmd).deleteUser(id)));
+}
+
+function operations(ctl: Command): void {
+  ctl
+    .command("faults [spec]")
+    .description("list the fault rules, or replace them with a spec (e.g. '429:0.1@PUT /endpoint')")
+    .option("--clear", "remove every fault rule", false)
+    .action(async (spec: string | undefined, o: { clear: boolean }, cmd: Command) => {
+      const c = control(cmd);
+      if (o.clear) return json(await (await c.clearFaults(), c.faults()));
+      json(spec === undefined ? await c.faults() : await c.setFaults(spec));
+    });
+  ctl
+    .command("stats")
+    .description("requests per route, writes, sockets opened, faults injected")
+    .option("--reset", "zero them afterwards", false)
+    .action(async (o: { reset: boolean }, cmd: Command) => {
+      const c = control(cmd);
+      json(await c.stats());
+      if (o.reset) await c.resetStats();
+    });
+}
+
+/** The `ctl` command group. */
+export function ctlCommand(): Command {
+  const ctl = new Command("ctl")
+    .description("drive a running simulator: list, change or delete its objects, set faults, read stats")
+    .option("--url <url>", "the simulator's URL (default: $SECOPS_BASE_URL)")
+    .option("--token <token>", "its control token (default: $SECOPS_SIM_TOKEN)");
+  listing(ctl);
+  changes(ctl);
+  operations(ctl);
+  return ctl;
+}

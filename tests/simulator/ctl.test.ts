@@ -1,0 +1,118 @@
+/**
+ * `secops-sim ctl` against a running simulator (issue 23 point 5): list the seeded rules and directory
+ * users, change and delete them out of band, set and clear faults, read statistics; exit 2 for usage
+ * errors, 1 when the simulator refuses.
+ */
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { built, run } from "../helpers/spawn";
+
+const SIM = built("cli/secops-sim.js");
+let sim: Simulator;
+let env: Record<string, string>;
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 29 });
+  env = { SECOPS_BASE_URL: sim.url, SECOPS_SIM_TOKEN: sim.controlToken };
+});
+afterAll(() => sim.close());
+
+const ctl = (args: string[], extra: Record<string, string> = {}) =>
+  run(SIM, ["ctl", ...args], { ...env, ...extra });
+
+test("rules and users list what the simulator holds, as columns or JSON", async () => {
+  const state = await sim.control.state();
+  const rules = await ctl(["rules"]);
+  expect(rules.code).toBe(0);
+  const lines = rules.stdout.trimEnd().split("\n");
+  expect(lines[0].split(/\s+/)).toEqual(["id", "teamId", "searchField", "search", "enabled"]);
+  expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(state.rules.map((r) => r.id));
+  expect(JSON.parse((await ctl(["users", "--json"])).stdout)).toEqual(state.users);
+  const users = (await ctl(["users"])).stdout;
+  expect(users).toContain("du-team-acme-005");
+});
+
+test("set-rule, set-user, delete-rule and delete-user change the simulator out of band", async () => {
+  const [rule, other] = (await sim.control.state()).rules;
+  const changed = await ctl(["set-rule", String(rule.id), "--enabled", "false", "--search", "by-hand-*"]);
+  expect(changed.code).toBe(0);
+  expect(JSON.parse(changed.stdout)).toMatchObject({ id: rule.id, enabled: false, search: "by-hand-*" });
+  expect((await sim.control.state()).rules.find((r) => r.id === rule.id)).toMatchObject({
+    enabled: false,
+    search: "by-hand-*",
+  });
+  const user = (await sim.control.state()).users.find((u) => u.id === "du-team-acme-005")!;
+  const flag = !user.credentialsExposed;
+  expect((await ctl(["set-user", "du-team-acme-005", "--credentials-exposed", String(flag)])).code).toBe(0);
+  expect((await sim.control.state()).users.find((u) => u.id === "du-team-acme-005")?.credentialsExposed).toBe(
+    flag,
+  );
+  expect((await ctl(["delete-rule", String(other.id)])).code).toBe(0);
+  expect((await sim.control.state()).rules.some((r) => r.id === other.id)).toBe(false);
+  expect((await ctl(["delete-user", "du-team-acme-005"])).code).toBe(0);
+  expect((await sim.control.state()).users.some((u) => u.id === "du-team-acme-005")).toBe(false);
+});
+
+test("faults and stats: set, list and clear faults; read and reset statistics", async () => {
+  const set = await ctl(["faults", "429:0.5@PUT /endpoint"]);
+  expect(set.code).toBe(0);
+  expect(JSON.parse(set.stdout)).toEqual([
+    expect.objectContaining({ kind: "429", rate: 0.5, method: "PUT" }),
+  ]);
+  expect(JSON.parse((await ctl(["faults"])).stdout)).toEqual(JSON.parse(set.stdout));
+  expect(JSON.parse((await ctl(["faults", "--clear"])).stdout)).toEqual([]);
+  const stats = await ctl(["stats", "--reset"]);
+  expect(JSON.parse(stats.stdout)).toMatchObject({
+    requests: expect.any(Object),
+    writes: expect.any(Number),
+  });
+  expect((await sim.control.stats()).requests).toEqual({});
+});
+
+test("usage errors exit 2 naming what is missing; a refusal of the simulator exits 1", async () => {
+  const noToken = await ctl(["rules"], { SECOPS_SIM_TOKEN: "" });
+  expect(noToken).toMatchObject({
+    code: 2,
+    stderr: "secops-sim: no control token: pass --token <token> or set SECOPS_SIM_TOKEN\n",
+  });
+  expect((await ctl(["set-rule", "x"])).code).toBe(2);
+  expect((await ctl(["set-rule", "x", "--enabled", "maybe"])).code).toBe(2);
+  const wrongToken = await ctl(["rules", "--token", "not-the-token"]);
+  expect(wrongToken.code).toBe(1);
+  expect(wrongToken.stderr).not.toContain(sim.controlToken);
+  const unknown = await ctl(["delete-rule", "hva-does-not-exist"]);
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toMatch(
+    /^secops-sim: simulator control DELETE \/hva\/hva-does-not-exist failed \(404\)/,
+  );
+});
+
+test("the README lists every ctl command and every control route", async () => {
+  const readme = require("node:fs").readFileSync(
+    require("node:path").join(__dirname, "..", "..", "README.md"),
+    "utf8",
+  ) as string;
+  const help = (await run(SIM, ["ctl", "--help"])).stdout;
+  const commands = [...help.split("Commands:")[1].matchAll(/^  ([a-z-]+) /gm)]
+    .map((m) => m[1])
+    .filter((c) => c !== "help");
+  expect(commands.sort()).toEqual([
+    "delete-rule",
+    "delete-user",
+    "faults",
+    "rules",
+    "set-rule",
+    "set-user",
+    "stats",
+    "users",
+  ]);
+  for (const c of commands)
+    expect({ c, listed: readme.includes(`secops-sim ctl ${c}`) }).toEqual({ c, listed: true });
+  for (const route of [
+    "GET /__sim/stats",
+    "POST /__sim/stats/reset",
+    "PUT /__sim/faults",
+    "GET /__sim/state",
+    "PATCH /__sim/hva/{id}",
+    "DELETE /__sim/directory/{id}",
+  ])
+    expect({ route, listed: readme.includes(route) }).toEqual({ route, listed: true });
+});
