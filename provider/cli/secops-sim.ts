@@ -48,49 +48,68 @@ export function simCommand(name = "secops-sim"): Command {
       .option("--control-token <token>", "fixed control token (default: random)")
       .option("--json", "print the connection details as one JSON line", false)
       .addCommand(ctlCommand())
-      .action(async (o) => {
-        serving = true;
-        const sim = await createSimulator({
-          host: o.host,
-          port: o.port,
-          strictSpec: o.strictSpec,
-          seed: o.seed,
-          statePath: o.state,
-          faults: o.faults,
-          bigCase: o.bigCase,
-          csvRows: o.csvRows,
-          controlToken: o.controlToken,
-          pageBase: o.pageBase,
-          maxPageSize: o.maxPageSize,
-        });
-        const info = {
-          url: sim.url,
-          apiKeys: sim.apiKeys,
-          controlToken: sim.controlToken,
-          strictSpec: o.strictSpec,
-        };
-        if (o.json) process.stdout.write(`${JSON.stringify(info)}\n`);
-        else {
-          process.stdout.write(
-            [
-              `secops-sim ${VERSION} listening on ${sim.url} (strict-spec ${o.strictSpec ? "on" : "off"}, seed ${o.seed})`,
-              `  export SECOPS_BASE_URL=${sim.url}`,
-              `  export SECOPS_API_KEY=${sim.apiKeys.admin}   # ADMIN of team-acme`,
-              `  analyst key:                ${sim.apiKeys.analyst}`,
-              `  viewer key:                 ${sim.apiKeys.viewer}`,
-              `  service-provider admin key: ${sim.apiKeys.serviceProviderAdmin}`,
-              `  client team admin keys:     ${sim.apiKeys.client1Admin} (team-client-1), ${sim.apiKeys.client2Admin} (team-client-2)`,
-              `  export SECOPS_SIM_TOKEN=${sim.controlToken}   # control token: secops-sim ctl, x-sim-control for /__sim/`,
-              "Press Ctrl-C to stop.",
-              "",
-            ].join("\n"),
-          );
-        }
-        const stop = () => void sim.close().then(() => process.exit(0));
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      })
+      .action(serve)
   );
+}
+
+/** The command's options, as commander parses them. */
+interface SimOptions {
+  port: number;
+  host: string;
+  strictSpec: boolean;
+  seed: number;
+  state?: string;
+  faults?: string;
+  bigCase?: number;
+  csvRows?: number;
+  pageBase: 0 | 1;
+  maxPageSize: number;
+  controlToken?: string;
+  json: boolean;
+}
+
+/** Starts the simulator with the command's options and serves until SIGINT or SIGTERM. */
+async function serve(o: SimOptions): Promise<void> {
+  serving = true;
+  const sim = await createSimulator({
+    host: o.host,
+    port: o.port,
+    strictSpec: o.strictSpec,
+    seed: o.seed,
+    statePath: o.state,
+    faults: o.faults,
+    bigCase: o.bigCase,
+    csvRows: o.csvRows,
+    controlToken: o.controlToken,
+    pageBase: o.pageBase,
+    maxPageSize: o.maxPageSize,
+  });
+  const info = {
+    url: sim.url,
+    apiKeys: sim.apiKeys,
+    controlToken: sim.controlToken,
+    strictSpec: o.strictSpec,
+  };
+  if (o.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+  else {
+    process.stdout.write(
+      [
+        `secops-sim ${VERSION} listening on ${sim.url} (strict-spec ${o.strictSpec ? "on" : "off"}, seed ${o.seed})`,
+        `  export SECOPS_BASE_URL=${sim.url}`,
+        `  export SECOPS_API_KEY=${sim.apiKeys.admin}   # ADMIN of team-acme`,
+        `  analyst key:                ${sim.apiKeys.analyst}`,
+        `  viewer key:                 ${sim.apiKeys.viewer}`,
+        `  service-provider admin key: ${sim.apiKeys.serviceProviderAdmin}`,
+        `  client team admin keys:     ${sim.apiKeys.client1Admin} (team-client-1), ${sim.apiKeys.client2Admin} (team-client-2)`,
+        `  export SECOPS_SIM_TOKEN=${sim.controlToken}   # control token: secops-sim ctl, x-sim-control for /__sim/`,
+        "Press Ctrl-C to stop.",
+        "",
+      ].join("\n"),
+    );
+  }
+  const stop = () => void sim.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }
 
 /**

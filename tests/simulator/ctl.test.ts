@@ -91,7 +91,7 @@ test("the README lists every ctl command and every control route", async () => {
     "utf8",
   ) as string;
   const help = (await run(SIM, ["ctl", "--help"])).stdout;
-  const commands = [...help.split("Commands:")[1].matchAll(/^  ([a-z-]+) /gm)]
+  const commands = [...help.split("Commands:")[1].matchAll(/^ {2}([a-z-]+) /gm)]
     .map((m) => m[1])
     .filter((c) => c !== "help");
   expect(commands.sort()).toEqual([
