@@ -18,3 +18,25 @@ test("npm run demo walks preview, up, drift, refresh, repair and destroy", async
   );
   expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
 }, 120_000);
+
+test("the demos' exit code follows the steps: a failed step printed by show() makes the demo exit 1", async () => {
+  const script = `
+const { checker, run } = require(${JSON.stringify(require("node:path").join(__dirname, "..", "..", "scripts", "demo-kit.js"))});
+const { formatSteps } = require(${JSON.stringify(require("node:path").join(__dirname, "..", "..", "dist", "testing", "index.js"))});
+const { problems, show } = checker(formatSteps);
+show("up", [
+  { op: "create", urn: "u1", type: "t", name: "ok-rule", changes: [], ok: true },
+  { op: "create", urn: "u2", type: "t", name: "bad-rule", changes: [], ok: false, error: "boom" },
+]);
+run(async () => problems);
+`;
+  const { spawn } = await import("node:child_process");
+  const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, ["-e", script]);
+    let out = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.once("close", (code) => resolve({ code, out }));
+  });
+  expect(r.code).toBe(1);
+  expect(r.out).toContain("demo FAILED: 1 problem(s)");
+});
