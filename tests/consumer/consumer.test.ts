@@ -251,7 +251,7 @@ test("installed from the tarball, the plugin starts from node_modules/pulumi-sec
 const { NativePluginProcess, secret } = require("pulumi-secops/testing");
 (async () => {
   const sim = await createSimulator({ seed: 62 });
-  const executable = require("path").join(__dirname, "node_modules", "pulumi-secops", "bin", "pulumi-resource-secops");
+  const executable = require("path").join(__dirname, process.argv[2], "pulumi-resource-secops");
   const plugin = await NativePluginProcess.start({ executable, cwd: __dirname });
   const version = await plugin.getPluginInfo();
   const schema = JSON.parse(await plugin.getSchema()).name;
@@ -263,7 +263,11 @@ const { NativePluginProcess, secret } = require("pulumi-secops/testing");
 })().catch((e) => { console.error(e); process.exit(1); });
 `,
   );
-  const r = await run(join(program, "plugin.js"), []);
+  // The folder the README's Pulumi.yaml names (plugins.providers[].path), word for word.
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const yaml = /plugins:\n\s+providers:\n\s+- name: secops\n\s+path: (\S+)\n/.exec(readme);
+  expect(yaml?.[1]).toBe("./node_modules/pulumi-secops/bin");
+  const r = await run(join(program, "plugin.js"), [yaml![1]]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   expect(JSON.parse(r.stdout)).toEqual({ version: pkg.version, schema: "secops", team: "team-client-1" });
