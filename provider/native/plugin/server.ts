@@ -1,16 +1,17 @@
 /**
  * The plugin's gRPC server: Pulumi's ResourceProvider service on 127.0.0.1, one provider instance
- * per server (the engine starts one plugin process per provider instance). Written on grpc-js with
- * Pulumi's stubs rather than the SDK's `provider.main`, which ignores provider config, lacks
- * CheckConfig/DiffConfig and fails on an import's id-only Read.
+ * per server (the engine starts one plugin process per provider instance). Served on node:http2 with
+ * Pulumi's message classes (./h2-grpc.ts) rather than the SDK's `provider.main`, which ignores provider
+ * config, lacks CheckConfig/DiffConfig and fails on an import's id-only Read, and without grpc-js,
+ * which would be most of each plugin's start and memory.
  */
-import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
 import { VERSION } from "../../version";
 import { checkConfig, configure, diffConfig } from "./config-rpcs";
-import { RpcFailure, toServiceError } from "./errors";
+import { RpcFailure, toStatus } from "./errors";
+import { serveUnary, unaryClient, type UnaryMethod } from "./h2-grpc";
 import { currentCall, ProviderInstance, type PluginLog } from "./instance";
 import { invoke } from "./invoke";
-import { proto } from "./proto";
+import { messages } from "./messages";
 import * as rpc from "./resource-rpcs";
 
 /** A running plugin server. */
@@ -33,90 +34,65 @@ export function packageSchema(): string {
 
 type Handler = (req: never) => unknown;
 
-/** What a request deserializer returns for bytes that are not a valid message. */
-class Malformed {
-  constructor(readonly reason: string) {}
-}
+/** A message class's decoder, as the stubs generate it. */
+type Decoder = { deserializeBinary(bytes: Uint8Array): unknown };
 
-/**
- * The service definition with deserializers that never throw: a malformed request becomes a
- * {@link Malformed} that the handler answers with INVALID_ARGUMENT (grpc-js would answer INTERNAL).
- */
-function tolerant<S extends object>(definition: S): S {
-  type Method = { requestDeserialize: (b: Buffer) => unknown };
-  return Object.fromEntries(
-    Object.entries(definition).map(([name, m]: [string, Method]) => [
-      name,
-      {
-        ...m,
-        requestDeserialize: (bytes: Buffer) => {
-          try {
-            return m.requestDeserialize(bytes);
-          } catch (err) {
-            return new Malformed((err as Error).message);
-          }
-        },
-      },
-    ]),
-  ) as S;
-}
-
-/** Adapts an async handler: the URN (if any) is the context of warnings; errors become gRPC errors. */
-function unary(instance: ProviderInstance, name: string, handler: Handler) {
-  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-    const req = call.request as { getUrn?: () => string };
-    if (req instanceof Malformed)
-      return callback(
-        toServiceError(
-          new RpcFailure("INVALID_ARGUMENT", `secops: malformed ${name} request: ${req.reason}`),
-        ),
-      );
-    const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
-    const run = async () => {
-      if (instance.cancelled)
-        throw new RpcFailure("FAILED_PRECONDITION", "secops: the provider was cancelled");
-      return handler(req as never);
-    };
-    const secrets = new Set<string>();
-    currentCall.run({ urn, secrets }, run).then(
-      (res) => callback(null, res ?? new (proto().empty.Empty)()),
-      (err: unknown) => callback(toServiceError(err, secrets)),
-    );
-  };
-}
-
-function service(instance: ProviderInstance, onCancel: () => void): UntypedServiceImplementation {
-  const { plugin, provider } = proto();
-  const handlers: Record<string, Handler> = {
-    getPluginInfo: () => new plugin.PluginInfo().setVersion(VERSION),
-    getSchema: () => new provider.GetSchemaResponse().setSchema(packageSchema()),
-    checkConfig: (req) => checkConfig(req),
-    diffConfig: (req) => diffConfig(req),
-    configure: (req) => configure(instance, req),
-    check: (req) => rpc.check(instance, req),
-    diff: (req) => rpc.diff(instance, req),
-    create: (req) => rpc.create(instance, req),
-    read: (req) => rpc.read(instance, req),
-    update: (req) => rpc.update(instance, req),
-    delete: (req) => rpc.remove(instance, req),
-    invoke: (req) => invoke(instance, req),
-    cancel: async () => {
-      onCancel();
-      await instance.cancel();
+/** Runs a handler with the URN (if any) as the context of warnings; errors become gRPC statuses. */
+function unary(instance: ProviderInstance, name: string, decoder: Decoder, handler: Handler): UnaryMethod {
+  return {
+    name,
+    decode: (bytes) => decoder.deserializeBinary(bytes),
+    handle: (request) => {
+      const req = request as { getUrn?: () => string };
+      const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
+      const secrets = new Set<string>();
+      const run = async () => {
+        if (instance.cancelled)
+          throw new RpcFailure("FAILED_PRECONDITION", "secops: the provider was cancelled");
+        return ((await handler(req as never)) ?? new (messages().empty.Empty)()) as {
+          serializeBinary(): Uint8Array;
+        };
+      };
+      return currentCall.run({ urn, secrets }, run).catch((err: unknown) => toStatus(err, secrets));
     },
   };
-  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, unary(instance, name, h)]));
+}
+
+/** The ResourceProvider methods the plugin implements, by path; any other is UNIMPLEMENTED. */
+function service(instance: ProviderInstance): Map<string, UnaryMethod> {
+  const { plugin, provider, empty } = messages();
+  const methods: Record<string, [Decoder, Handler]> = {
+    GetPluginInfo: [empty.Empty, () => new plugin.PluginInfo().setVersion(VERSION)],
+    GetSchema: [provider.GetSchemaRequest, () => new provider.GetSchemaResponse().setSchema(packageSchema())],
+    CheckConfig: [provider.CheckRequest, (req) => checkConfig(req)],
+    DiffConfig: [provider.DiffRequest, (req) => diffConfig(req)],
+    Configure: [provider.ConfigureRequest, (req) => configure(instance, req)],
+    Check: [provider.CheckRequest, (req) => rpc.check(instance, req)],
+    Diff: [provider.DiffRequest, (req) => rpc.diff(instance, req)],
+    Create: [provider.CreateRequest, (req) => rpc.create(instance, req)],
+    Read: [provider.ReadRequest, (req) => rpc.read(instance, req)],
+    Update: [provider.UpdateRequest, (req) => rpc.update(instance, req)],
+    Delete: [provider.DeleteRequest, (req) => rpc.remove(instance, req)],
+    Invoke: [provider.InvokeRequest, (req) => invoke(instance, req)],
+    Cancel: [empty.Empty, () => instance.cancel()],
+  };
+  return new Map(
+    Object.entries(methods).map(([name, [decoder, handler]]) => [
+      `/pulumirpc.ResourceProvider/${name}`,
+      unary(instance, name[0].toLowerCase() + name.slice(1), decoder, handler),
+    ]),
+  );
 }
 
 /** Messages to the engine's Log service (with the URN), or to stderr without an engine. */
 function pluginLog(engineAddress: string | undefined): { log: PluginLog; close(): void } {
-  const { grpc, engine, engineGrpc } = proto();
   if (!engineAddress)
     return {
       log: (severity, message) => void process.stderr.write(`${severity}: ${message}\n`),
       close: () => undefined,
     };
-  const client = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
+  const client = unaryClient(engineAddress);
+  const { engine } = messages();
   const severities = {
     info: engine.LogSeverity.INFO,
     warning: engine.LogSeverity.WARNING,
@@ -128,38 +104,28 @@ function pluginLog(engineAddress: string | undefined): { log: PluginLog; close()
       .setMessage(message)
       .setUrn(urn ?? "");
     // A dead or missing engine never crashes the plugin: the message also goes to stderr.
-    client.log(req, (err) => {
-      if (err) process.stderr.write(`${severity}: ${message}\n`);
-    });
+    client
+      .call("/pulumirpc.Engine/Log", req.serializeBinary())
+      .catch(() => void process.stderr.write(`${severity}: ${message}\n`));
   };
   return { log, close: () => client.close() };
 }
 
 /** Starts a plugin server on 127.0.0.1 and a free port. */
 export async function startPluginServer(options: { engineAddress?: string } = {}): Promise<PluginServer> {
-  const { grpc, providerGrpc } = proto();
   const logger = pluginLog(options.engineAddress);
   const instance = new ProviderInstance(logger.log);
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(
-    tolerant(providerGrpc.ResourceProviderService),
-    service(instance, () => undefined),
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
+  const server = await serveUnary(service(instance));
   return {
-    port,
+    port: server.port,
     close: async () => {
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      await server.close();
       await instance.close();
       logger.close();
     },
     stop: async () => {
       await instance.cancel(); // requests in flight end now; their calls fail
-      server.forceShutdown();
+      server.destroy();
       logger.close();
     },
   };
