@@ -123,8 +123,11 @@ export class LifecycleRunner {
     });
     this.save(state);
     // Outputs as after the engine's up: the program evaluated against what the steps left (real ids
-    // and outputs, not the plan's preview values). Its invokes are answered from this step's.
-    if (plan.some((p) => p.step.ok && p.op !== "same" && p.op !== "refused")) await this.declared();
+    // and outputs, not the plan's preview values). Its invokes are answered from this step's. A
+    // program that exports nothing has no outputs to show: it is not evaluated again (a second
+    // evaluation of 1,000 resources costs half a second).
+    const changedAny = plan.some((p) => p.step.ok && p.op !== "same" && p.op !== "refused");
+    if (changedAny && Object.keys(this.lastOutputs).length > 0) await this.declared();
     return plan.map((p) => p.step);
   }
 

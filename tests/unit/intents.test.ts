@@ -3,6 +3,7 @@
  * process (exited, a zombie nobody reaped, or a pid given to a later process) is told from a live one.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,25 +20,31 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const files = () => readdirSync(join(dir, TEAM));
-const stored = () => files().map((f) => JSON.parse(readFileSync(join(dir, TEAM, f), "utf8")));
+/** The folder of RULE's intents (one per team, and in it one per field and search). */
+const ruleFolder = () => {
+  const keys = readdirSync(join(dir, TEAM));
+  expect(keys).toHaveLength(1);
+  return join(dir, TEAM, keys[0]);
+};
+const files = () => readdirSync(ruleFolder());
+const stored = () => files().map((f) => JSON.parse(readFileSync(join(ruleFolder(), f), "utf8")));
 
 /** An intent file as another process (pid, start) would have written it. */
 function writeAs(pid: number, extra: Record<string, unknown> = {}): void {
   const [name] = files();
   const body = { ...stored()[0], pid, token: "other", ...extra };
-  writeFileSync(join(dir, TEAM, name.replace(/\.\d+\./, `.${pid}.`)), JSON.stringify(body));
-  rmSync(join(dir, TEAM, name));
+  writeFileSync(join(ruleFolder(), name.replace(/^\d+\./, `${pid}.`)), JSON.stringify(body));
+  rmSync(join(ruleFolder(), name));
 }
 
-test("an answered create keeps its id until a call about that id confirms the caller holds it", () => {
-  const intent = journal.open(TEAM, {
+test("an answered create keeps its id until a call about that id confirms the caller holds it", async () => {
+  const intent = await journal.open(TEAM, {
     ...RULE,
     before: ["hva-1"],
     at: "2026-11-24T00:00:00.000Z",
     urn: "urn:x",
   });
-  intent.made("hva-2");
+  await intent.made("hva-2");
   expect(stored()).toEqual([
     expect.objectContaining({ ...RULE, before: ["hva-1"], made: "hva-2", urn: "urn:x" }),
   ]);
@@ -51,13 +58,15 @@ test("an answered create keeps its id until a call about that id confirms the ca
   expect(files()).toEqual([]);
 });
 
-test("a create with a definite outcome leaves nothing", () => {
-  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" }).close();
+test("a create with a definite outcome leaves nothing", async () => {
+  (await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" })).close();
   expect(files()).toEqual([]);
 });
 
-test("an intent of an exited process is left; settling removes it", () => {
-  journal.open(TEAM, { ...RULE, before: ["hva-1"], at: "2026-11-24T00:00:00.000Z" }).made("hva-9");
+test("an intent of an exited process is left; settling removes it", async () => {
+  await (
+    await journal.open(TEAM, { ...RULE, before: ["hva-1"], at: "2026-11-24T00:00:00.000Z" })
+  ).made("hva-9");
   const exited = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
   writeAs(exited);
   const [left] = journal.left(TEAM, RULE.field, RULE.search);
@@ -66,8 +75,8 @@ test("an intent of an exited process is left; settling removes it", () => {
   expect(files()).toEqual([]);
 });
 
-test("a live process given the pid of the writer is not taken for it (start time differs)", () => {
-  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
+test("a live process given the pid of the writer is not taken for it (start time differs)", async () => {
+  await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
   writeAs(process.ppid, { start: "1" });
   expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(1);
   writeAs(process.ppid, { start: undefined });
@@ -75,7 +84,7 @@ test("a live process given the pid of the writer is not taken for it (start time
 });
 
 test("a zombie (ended, never reaped) counts as dead", async () => {
-  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
+  await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
   // A child that exits while this process does not reap it: node reaps only on a turn of its loop,
   // and everything below runs synchronously, so the ended child stays a zombie in /proc meanwhile.
   const child = spawn("sh", ["-c", "exit 0"], { stdio: "ignore" });
@@ -92,4 +101,28 @@ test("a zombie (ended, never reaped) counts as dead", async () => {
   writeAs(pid);
   expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(1);
   await new Promise((r) => child.once("exit", r));
+});
+
+test("each rule's intents are in a folder of their own; a flat file an earlier version left is still found", async () => {
+  const key = (search: string) => createHash("sha256").update(`name\0${search}`).digest("hex").slice(0, 24);
+  await (await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" })).made("hva-5");
+  await journal.open(TEAM, { field: "name", search: "other-*", before: [], at: "2026-11-24T00:00:00.000Z" });
+  expect(readdirSync(join(dir, TEAM)).sort()).toEqual([key(RULE.search), key("other-*")].sort());
+  // As the flat layout had it: <rule key>.<pid>.<token>.<seq>.json in the team's folder, by a dead process.
+  const old = {
+    ...RULE,
+    before: ["hva-1"],
+    at: "2026-11-23T00:00:00.000Z",
+    made: "hva-7",
+    pid: 999999,
+    token: "old",
+  };
+  writeFileSync(join(dir, TEAM, `${key(RULE.search)}.999999.old.1.json`), JSON.stringify(old));
+  const fresh = new IntentJournal(dir);
+  const { left, made } = fresh.scan(TEAM, RULE.field, RULE.search);
+  expect(made).toEqual(new Set(["hva-5", "hva-7"]));
+  expect(left).toEqual([expect.objectContaining({ before: ["hva-1"], made: "hva-7" })]);
+  left[0].settle();
+  expect(readdirSync(join(dir, TEAM)).sort()).toEqual([key(RULE.search), key("other-*")].sort());
+  expect(fresh.scan(TEAM, "name", "other-*").made).toEqual(new Set());
 });
