@@ -4,7 +4,8 @@
  * the `import` option, or dynamic with `adoptExisting`). Names come from the search text: stable (the
  * same rules give the same names) and unique (a repeated name gets -2, -3, ... in id order).
  */
-import { writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { HvaRule } from "../client/types";
 import { namedRules } from "../resources/hva-names";
@@ -45,6 +46,18 @@ export function typescriptProgram(rules: readonly HvaRule[], native: boolean): s
 }
 
 /**
+ * Checks `--out` before the API is asked (usage errors come first, exit 2): its folder exists, and an
+ * existing file is replaced only with `force`. {@link writeOut} checks again when it writes.
+ */
+async function checkOut(path: string, force: boolean): Promise<void> {
+  const folder = dirname(resolve(path));
+  if (!(await stat(folder).catch(() => undefined))?.isDirectory())
+    throw new UsageError(`--out ${path}: no such folder ${folder}`);
+  if (!force && (await stat(path).catch(() => undefined)))
+    throw new UsageError(`--out ${path}: the file exists; pass --force to replace it`);
+}
+
+/**
  * Writes `--out`: an existing file is kept unless `force` (the help's own example names index.ts), and
  * a folder that does not exist or cannot be written is the user's mistake (exit 2), named.
  */
@@ -54,7 +67,7 @@ async function writeOut(path: string, text: string, force: boolean): Promise<voi
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST") throw new UsageError(`--out ${path}: the file exists; pass --force to replace it`);
-    if (code === "ENOENT") throw new UsageError(`--out ${path}: no such folder`);
+    if (code === "ENOENT") throw new UsageError(`--out ${path}: no such folder ${dirname(resolve(path))}`);
     if (code === "EACCES" || code === "EISDIR" || code === "ENOTDIR")
       throw new UsageError(`--out ${path}: cannot be written (${code})`);
     throw err;
@@ -87,6 +100,7 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
       ),
     )
     .action(async (o, cmd: Command) => {
+      if (o.out) await checkOut(o.out, Boolean(o.force));
       const rules = await client(cmd).listHvaRules();
       const text = o.format === "import" ? importFile(rules) : typescriptProgram(rules, Boolean(o.native));
       if (!o.out) return void out.write(text);

@@ -69,7 +69,7 @@ export async function createRule(
     // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
     const { field, search } = inputs;
     const intent = before
-      ? await journal.open(team, { field, search, before, at, ...(c.urn ? { urn: c.urn } : {}) })
+      ? journal.open(team, { field, search, before, at, ...(c.urn ? { urn: c.urn } : {}) })
       : undefined;
     if (journal.failure) c.warn("intent-journal", journal.failure);
     try {
@@ -78,7 +78,7 @@ export async function createRule(
       intent?.close(); // a pending id (with its proof) or a definite failure goes back to the caller
       throw err;
     }
-    await intent?.made(rule.id); // kept until a later call shows the caller recorded it
+    intent?.made(rule.id); // kept until a later call shows the caller recorded it
   }
   claimed.add(rule.id);
   rule = await ensureEnabled(client, rule, inputs);

@@ -127,6 +127,6 @@ test("--out keeps an existing file unless --force, and a missing folder is a usa
   const nowhere = join(dir, "no", "such", "dir", "x.ts");
   expect(await run(CLI, ["hva", "export", "--out", nowhere], env)).toMatchObject({
     code: 2,
-    stderr: `secops: --out ${nowhere}: no such folder\n`,
+    stderr: `secops: --out ${nowhere}: no such folder ${join(dir, "no", "such", "dir")}\n`,
   });
 });

@@ -37,14 +37,14 @@ function writeAs(pid: number, extra: Record<string, unknown> = {}): void {
   rmSync(join(ruleFolder(), name));
 }
 
-test("an answered create keeps its id until a call about that id confirms the caller holds it", async () => {
-  const intent = await journal.open(TEAM, {
+test("an answered create keeps its id until a call about that id confirms the caller holds it", () => {
+  const intent = journal.open(TEAM, {
     ...RULE,
     before: ["hva-1"],
     at: "2026-11-24T00:00:00.000Z",
     urn: "urn:x",
   });
-  await intent.made("hva-2");
+  intent.made("hva-2");
   expect(stored()).toEqual([
     expect.objectContaining({ ...RULE, before: ["hva-1"], made: "hva-2", urn: "urn:x" }),
   ]);
@@ -58,15 +58,13 @@ test("an answered create keeps its id until a call about that id confirms the ca
   expect(files()).toEqual([]);
 });
 
-test("a create with a definite outcome leaves nothing", async () => {
-  (await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" })).close();
+test("a create with a definite outcome leaves nothing", () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" }).close();
   expect(files()).toEqual([]);
 });
 
-test("an intent of an exited process is left; settling removes it", async () => {
-  await (
-    await journal.open(TEAM, { ...RULE, before: ["hva-1"], at: "2026-11-24T00:00:00.000Z" })
-  ).made("hva-9");
+test("an intent of an exited process is left; settling removes it", () => {
+  journal.open(TEAM, { ...RULE, before: ["hva-1"], at: "2026-11-24T00:00:00.000Z" }).made("hva-9");
   const exited = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
   writeAs(exited);
   const [left] = journal.left(TEAM, RULE.field, RULE.search);
@@ -75,8 +73,8 @@ test("an intent of an exited process is left; settling removes it", async () => 
   expect(files()).toEqual([]);
 });
 
-test("a live process given the pid of the writer is not taken for it (start time differs)", async () => {
-  await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
+test("a live process given the pid of the writer is not taken for it (start time differs)", () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
   writeAs(process.ppid, { start: "1" });
   expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(1);
   writeAs(process.ppid, { start: undefined });
@@ -84,7 +82,7 @@ test("a live process given the pid of the writer is not taken for it (start time
 });
 
 test("a zombie (ended, never reaped) counts as dead", async () => {
-  await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
   // A child that exits while this process does not reap it: node reaps only on a turn of its loop,
   // and everything below runs synchronously, so the ended child stays a zombie in /proc meanwhile.
   const child = spawn("sh", ["-c", "exit 0"], { stdio: "ignore" });
@@ -103,10 +101,10 @@ test("a zombie (ended, never reaped) counts as dead", async () => {
   await new Promise((r) => child.once("exit", r));
 });
 
-test("each rule's intents are in a folder of their own; a flat file an earlier version left is still found", async () => {
+test("each rule's intents are in a folder of their own; a flat file an earlier version left is still found", () => {
   const key = (search: string) => createHash("sha256").update(`name\0${search}`).digest("hex").slice(0, 24);
-  await (await journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" })).made("hva-5");
-  await journal.open(TEAM, { field: "name", search: "other-*", before: [], at: "2026-11-24T00:00:00.000Z" });
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" }).made("hva-5");
+  journal.open(TEAM, { field: "name", search: "other-*", before: [], at: "2026-11-24T00:00:00.000Z" });
   expect(readdirSync(join(dir, TEAM)).sort()).toEqual([key(RULE.search), key("other-*")].sort());
   // As the flat layout had it: <rule key>.<pid>.<token>.<seq>.json in the team's folder, by a dead process.
   const old = {

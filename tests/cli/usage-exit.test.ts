@@ -1,0 +1,81 @@
+/**
+ * Usage errors exit 2, as the README says, through one path for every command of both binaries: each
+ * leaf command is taken from the commands themselves (a new command is covered without editing this
+ * file) and run with an option it does not have; each one that writes a file (--out) is given a
+ * folder that does not exist. Nothing reaches standard output and the message names what is wrong.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { program } from "../../provider/cli/secops";
+import { simCommand } from "../../provider/cli/secops-sim";
+import { built, run } from "../helpers/spawn";
+
+const BINARIES: Array<[string, string, Command]> = [
+  ["secops", built("cli/secops.js"), program()],
+  ["secops-sim", built("cli/secops-sim.js"), simCommand()],
+];
+// The commands never reach the API here: a key and a URL that would be refused if they were used.
+const env = { SECOPS_API_KEY: "usage-test-key-0000", SECOPS_BASE_URL: "http://127.0.0.1:9" };
+
+/** Every command path that runs something (a leaf), as argv words; a root without subcommands is []. */
+function leaves(cmd: Command, path: string[] = []): string[][] {
+  if (cmd.commands.length === 0) return [path];
+  return cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]));
+}
+
+/** The words that fill a leaf's required arguments (`<caseId>`, `<id>`) and mandatory options. */
+function argsOf(cmd: Command, path: string[]): string[] {
+  let at = cmd;
+  for (const word of path) at = at.commands.find((c) => c.name() === word) as Command;
+  const options = at.options.filter((o) => o.mandatory).flatMap((o) => [o.long as string, join(dir, "x")]);
+  return [...at.registeredArguments.filter((a) => a.required).map(() => "x-1"), ...options];
+}
+
+function hasOption(cmd: Command, path: string[], flag: string): boolean {
+  let at = cmd;
+  for (const word of path) at = at.commands.find((c) => c.name() === word) as Command;
+  return at.options.some((o) => o.long === flag);
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "secops-usage-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe.each(BINARIES)("%s", (name, file, root) => {
+  const paths = leaves(root);
+
+  test("has the commands this test walks", () => {
+    expect(paths.length).toBeGreaterThan(name === "secops" ? 8 : 7);
+  });
+
+  test("an unknown option is a usage error (exit 2) naming it, for every command", async () => {
+    for (const path of paths) {
+      const r = await run(file, [...path, ...argsOf(root, path), "--no-such-option"], env);
+      expect({ path, code: r.code, stdout: r.stdout, named: r.stderr.includes("--no-such-option") }).toEqual({
+        path,
+        code: 2,
+        stdout: "",
+        named: true,
+      });
+    }
+  });
+
+  test("an --out into a folder that does not exist is a usage error (exit 2) naming the folder", async () => {
+    const writers = paths.filter((p) => hasOption(root, p, "--out"));
+    if (name === "secops") expect(writers.length).toBeGreaterThanOrEqual(2);
+    const missing = join(dir, "no-such-dir");
+    for (const path of writers) {
+      const r = await run(file, [...path, ...argsOf(root, path), "--out", join(missing, "x.out")], env);
+      expect({ path, code: r.code, stdout: r.stdout, named: r.stderr.includes(missing) }).toEqual({
+        path,
+        code: 2,
+        stdout: "",
+        named: true,
+      });
+    }
+  });
+});
