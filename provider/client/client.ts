@@ -21,7 +21,7 @@ import {
   type SortDirection,
   type TimelineComment,
 } from "./types";
-import { undici, validation as V } from "./lazy";
+import { undiciFormData, validation as V } from "./lazy";
 
 /** A file attached to a timeline comment. */
 export interface CommentFile {
@@ -116,7 +116,7 @@ export class SecOpsClient {
     if (e.content === undefined && e.files === undefined)
       throw new SecOpsInputError("edit", "set content, files or both");
     const form = () => {
-      const fd = new (undici().FormData)();
+      const fd = new (undiciFormData())();
       if (e.content !== undefined) fd.append(multipart.content, e.content);
       if (e.files !== undefined) {
         fd.append(multipart.filesManifest, JSON.stringify(e.files.map((f) => f.filename)));

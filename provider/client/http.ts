@@ -11,7 +11,7 @@ import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./bod
 import { SecOpsTimeoutError } from "./errors";
 import { Deadlines } from "./deadlines";
 import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
-import { undici } from "./lazy";
+import { undiciAgent } from "./lazy";
 import { logger, type Log } from "./log";
 import {
   Budget,
@@ -99,7 +99,7 @@ export class HttpTransport {
     // Keep-alive with at most maxConcurrency sockets per origin: 1,000 concurrent creates reuse them.
     this.#dispatcher =
       dispatcher ??
-      new (undici().Agent)({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
+      new (undiciAgent())({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
     this.#budget = new Budget(settings.maxConcurrency);
     this.#userAgent = `pulumi-secops/${VERSION}${settings.userAgent ? ` ${settings.userAgent}` : ""}`;
     this.#log = logger();

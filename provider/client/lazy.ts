@@ -3,17 +3,43 @@
  * itself: zod and the schemas (validation) and undici (the transport) load with the first request.
  */
 import type * as Validation from "./validate";
-import type * as Undici from "undici";
+import type { Agent, FormData } from "undici";
 
 let validationModule: typeof Validation | undefined;
-let undiciModule: typeof Undici | undefined;
+let agentClass: typeof Agent | undefined;
+let formDataClass: typeof FormData | undefined;
 
 /** The validation module (zod schemas, input and response parsing). */
 export function validation(): typeof Validation {
   return (validationModule ??= require("./validate") as typeof Validation);
 }
 
-/** undici. */
-export function undici(): typeof Undici {
-  return (undiciModule ??= require("undici") as typeof Undici);
+/**
+ * undici's Agent, loaded alone: undici's index also loads fetch, WebSocket, EventSource, the mock agent
+ * and the caches, 5.3 MB of heap where the Agent and its request API need 2 (issue 22: a plugin runs
+ * per team). The paths are undici's own files (the package has no exports map), and the request API is
+ * put on the dispatchers' prototype as undici's index does (once; the index does the same if loaded).
+ * Should a later undici move them, its index is the fallback.
+ */
+export function undiciAgent(): typeof Agent {
+  if (agentClass) return agentClass;
+  try {
+    const dispatcher = require("undici/lib/dispatcher/dispatcher") as { prototype: object };
+    if (!("request" in dispatcher.prototype)) Object.assign(dispatcher.prototype, require("undici/lib/api"));
+    agentClass = require("undici/lib/dispatcher/agent") as typeof Agent;
+  } catch {
+    agentClass = (require("undici") as { Agent: typeof Agent }).Agent;
+  }
+  return agentClass;
+}
+
+/** undici's FormData (multipart comment edits), loaded alone as {@link undiciAgent} is. */
+export function undiciFormData(): typeof FormData {
+  if (formDataClass) return formDataClass;
+  try {
+    formDataClass = (require("undici/lib/web/fetch/formdata") as { FormData: typeof FormData }).FormData;
+  } catch {
+    formDataClass = (require("undici") as { FormData: typeof FormData }).FormData;
+  }
+  return formDataClass;
 }
