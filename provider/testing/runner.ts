@@ -122,10 +122,8 @@ export class LifecycleRunner {
       }
     });
     this.save(state);
-    // Outputs as after the engine's up: the program evaluated against what the steps left (real ids
-    // and outputs, not the plan's preview values). Its invokes are answered from this step's. A
-    // program that exports nothing has no outputs to show: it is not evaluated again (a second
-    // evaluation of 1,000 resources costs half a second).
+    // Outputs as after the engine's up: the program evaluated against what the steps left (real ids,
+    // not preview values; invokes answered from this step's). Nothing exported: no second evaluation.
     const changedAny = plan.some((p) => p.step.ok && p.op !== "same" && p.op !== "refused");
     if (changedAny && Object.keys(this.lastOutputs).length > 0) await this.declared();
     return plan.map((p) => p.step);
