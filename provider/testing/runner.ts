@@ -122,10 +122,9 @@ export class LifecycleRunner {
       }
     });
     this.save(state);
-    // Outputs as after the engine's up: the program evaluated against what the steps left (real ids,
-    // not preview values; invokes answered from this step's). Nothing exported: no second evaluation.
-    const changedAny = plan.some((p) => p.step.ok && p.op !== "same" && p.op !== "refused");
-    if (changedAny && Object.keys(this.lastOutputs).length > 0) await this.declared();
+    // Outputs as after the engine's up (real ids, not preview values); nothing exported: no second evaluation.
+    const wrote = plan.some((p) => p.step.ok && p.op !== "same" && p.op !== "refused");
+    if (wrote && Object.keys(this.lastOutputs).length > 0) await this.declared();
     return plan.map((p) => p.step);
   }
 
