@@ -6,7 +6,7 @@
 import * as http2 from "node:http2";
 import { connect } from "node:net";
 import { NativePluginProcess, type ProviderProcess } from "pulumi-secops/testing";
-import { proto } from "../../provider/native/plugin/proto";
+import { proto, toStruct } from "../../provider/native/plugin/proto";
 import { built } from "../helpers/spawn";
 
 built("plugin/pulumi-resource-secops.js");
@@ -122,6 +122,38 @@ describe("the plugin's gRPC over HTTP/2", () => {
     );
     client.close();
     expect(err).toMatchObject({ code: 3, details: `secops: unknown function ${JSON.stringify(token)}` });
+  });
+
+  test("300 calls at once on one connection, a 2 MB request among them, are each answered", async () => {
+    const { grpc, provider } = proto();
+    const client = new grpc.Client(plugin.address, grpc.credentials.createInsecure());
+    const call = (path: string, body: Uint8Array) =>
+      new Promise<Buffer>((resolve, reject) =>
+        client.makeUnaryRequest(
+          path,
+          (b: Uint8Array) => Buffer.from(b),
+          (b: Buffer) => b,
+          body,
+          (err, res) => (err ? reject(err) : resolve(res as Buffer)),
+        ),
+      );
+    const schema = new provider.GetSchemaRequest().serializeBinary();
+    const big = new provider.CheckRequest()
+      .setUrn("urn:pulumi:dev::p::secops:index:HvaAutomationRule::big")
+      .setNews(toStruct({ field: "name", search: "x".repeat(2 * 1024 * 1024) }))
+      .serializeBinary();
+    const answers = await Promise.all([
+      ...Array.from({ length: 300 }, () => call("/pulumirpc.ResourceProvider/GetSchema", schema)),
+      call("/pulumirpc.ResourceProvider/Check", big),
+    ]);
+    client.close();
+    const schemas = answers
+      .slice(0, 300)
+      .map((b) => provider.GetSchemaResponse.deserializeBinary(b).getSchema());
+    expect(new Set(schemas).size).toBe(1);
+    expect(JSON.parse(schemas[0]).name).toBe("secops");
+    const checked = provider.CheckResponse.deserializeBinary(answers[300]);
+    expect(checked.getFailuresList().map((f) => f.getProperty())).toContain("search");
   });
 
   test("a deadline that passes is DEADLINE_EXCEEDED; bytes that are not HTTP/2 end only that connection", async () => {

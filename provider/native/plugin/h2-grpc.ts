@@ -160,7 +160,13 @@ export interface UnaryServer {
 
 /** Serves `methods` (keyed by path, `/package.Service/Method`) on 127.0.0.1 and a free port. */
 export function serveUnary(methods: ReadonlyMap<string, UnaryMethod>): Promise<UnaryServer> {
-  const server = http2.createServer();
+  // As grpc-js configures Node's HTTP/2 server: no session memory cap (Node refuses new streams of a
+  // session over its 10 MB default, which grpc-js found degrades badly under load) and no cap on a
+  // header block (a partial create's status details travel in one).
+  const server = http2.createServer({
+    maxSessionMemory: Number.MAX_SAFE_INTEGER,
+    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+  });
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);
