@@ -142,9 +142,11 @@ function serve(
       const reason = (err as Error).message;
       return fail(Status.INVALID_ARGUMENT, `secops: malformed ${method.name} request: ${reason}`);
     }
+    // A handler answers its own failures as statuses (redacted); what still escapes is not echoed,
+    // since its text was never checked for secrets.
     method.handle(request).then(
       (res) => answer(stream, isStatus(res) ? res : res.serializeBinary()),
-      (err: unknown) => fail(Status.UNKNOWN, err instanceof Error ? err.message : String(err)),
+      () => fail(Status.INTERNAL, `secops: ${method.name} failed unexpectedly`),
     );
   });
 }
