@@ -3,7 +3,9 @@
  * Part of `npm run build`: bundles the native plugin (dist/native/plugin/run.js and everything it
  * requires) for bin/pulumi-resource-secops, so that starting it resolves no node_modules:
  *   dist/plugin/pulumi-resource-secops.js  what starts: the server, the protocol messages, the RPCs
- *   dist/plugin/secops-vendor.js           undici, zod and ajv, loaded with the first API call
+ *   dist/plugin/secops-vendor.js           zod and ajv, loaded with the first API call
+ *   dist/plugin/secops-undici.js           undici: the plugin's client sends with Node's HTTP client
+ *                                          (transport "node"), so only a FormData body loads it
  * A plugin that is never asked to reach the API never parses or holds them (issue 22: one plugin runs
  * per client team on every preview, and its idle memory is the price of each). The release archive's
  * single executable embeds one file holding both (`bundle({ split: false })`, scripts/package-plugin.js).
@@ -17,11 +19,14 @@ const esbuild = require("esbuild");
 
 const ROOT = join(__dirname, "..");
 const OUT = join(ROOT, "dist", "plugin", "pulumi-resource-secops.js");
-const VENDOR = "secops-vendor.js";
 const pulumiBase = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [ROOT] }));
 
-/** Packages the plugin needs only to reach the API: in the vendor file, each loaded on first use. */
-const LAZY = /^(undici|zod|ajv)(\/|$)/;
+/** Packages the plugin needs only to reach the API, by the file beside the bundle that holds them. */
+const LAZY = [
+  ["secops-vendor.js", /^(zod|ajv)(\/|$)/],
+  ["secops-undici.js", /^undici(\/|$)/],
+];
+const lazyFile = (path) => LAZY.find(([, re]) => re.test(path))?.[0];
 
 /** The options both bundles share: whitespace and syntax minified, names kept. */
 const COMMON = {
@@ -40,8 +45,9 @@ const COMMON = {
 };
 
 /**
- * Routes google-protobuf to @pulumi/pulumi's copy and keeps the program SDK out; with `lazy`, every
- * require of a LAZY package becomes a property of the vendor file, required when first reached.
+ * Routes google-protobuf to @pulumi/pulumi's copy and keeps the program SDK out; with `lazy` (a map
+ * from file to the names reached), every require of a LAZY package becomes a property of its file,
+ * required when first reached.
  */
 function plugin(lazy) {
   return {
@@ -54,14 +60,18 @@ function plugin(lazy) {
         args.path.startsWith("@pulumi/pulumi/proto/") ? undefined : { path: args.path, external: true },
       );
       if (!lazy) return;
-      build.onResolve({ filter: LAZY }, (args) => ({ path: args.path, namespace: "secops-vendor" }));
-      build.onResolve({ filter: new RegExp(`^\\./${VENDOR.replace(".", "\\.")}$`) }, (args) => ({
-        path: args.path,
-        external: true,
-      }));
+      for (const [file, filter] of LAZY) {
+        build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "secops-vendor" }));
+        build.onResolve({ filter: new RegExp(`^\\./${file.replace(".", "\\.")}$`) }, (args) => ({
+          path: args.path,
+          external: true,
+        }));
+      }
       build.onLoad({ filter: /.*/, namespace: "secops-vendor" }, (args) => {
-        lazy.add(args.path);
-        return { contents: `module.exports = require("./${VENDOR}")[${JSON.stringify(args.path)}];` };
+        const file = lazyFile(args.path);
+        if (!lazy.has(file)) lazy.set(file, new Set());
+        lazy.get(file).add(args.path);
+        return { contents: `module.exports = require("./${file}")[${JSON.stringify(args.path)}];` };
       });
     },
   };
@@ -80,11 +90,11 @@ function checkInputs(result) {
 }
 
 /**
- * Bundles the plugin into `outfile`; with `split` (the default), LAZY packages go to the vendor file
+ * Bundles the plugin into `outfile`; with `split` (the default), LAZY packages go to their files
  * beside it, one getter per name the plugin requires.
  */
 async function bundle({ split = true, outfile = OUT } = {}) {
-  const lazy = split ? new Set() : undefined;
+  const lazy = split ? new Map() : undefined;
   const main = await esbuild.build({
     ...COMMON,
     entryPoints: [join(ROOT, "dist", "native", "plugin", "run.js")],
@@ -93,14 +103,14 @@ async function bundle({ split = true, outfile = OUT } = {}) {
     plugins: [plugin(lazy)],
   });
   let inputs = checkInputs(main);
-  if (split) {
-    const getters = [...lazy]
+  for (const [file, names] of lazy ?? []) {
+    const getters = [...names]
       .sort()
       .map((name) => `  get ${JSON.stringify(name)}() { return require(${JSON.stringify(name)}); },`);
     const vendor = await esbuild.build({
       ...COMMON,
       stdin: { contents: `module.exports = {\n${getters.join("\n")}\n};\n`, resolveDir: ROOT },
-      outfile: join(dirname(outfile), VENDOR),
+      outfile: join(dirname(outfile), file),
       plugins: [plugin(undefined)],
     });
     inputs += checkInputs(vendor);

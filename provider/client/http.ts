@@ -11,7 +11,7 @@ import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./bod
 import { SecOpsTimeoutError } from "./errors";
 import { Deadlines } from "./deadlines";
 import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
-import { undiciAgent } from "./lazy";
+import { nodeHttpDispatcher, undiciAgent } from "./lazy";
 import { logger, type Log } from "./log";
 import {
   Budget,
@@ -36,6 +36,8 @@ export interface HttpSettings {
   maxRetries: number;
   maxConcurrency: number;
   dispatcher?: Dispatcher;
+  /** Which sender the transport makes when no dispatcher is given (options.ts). */
+  transport: "undici" | "node";
   userAgent?: string;
   /** Largest JSON body accepted, in bytes. */
   maxResponseBytes: number;
@@ -97,9 +99,13 @@ export class HttpTransport {
     this.#settings = rest;
     this.#ownsDispatcher = dispatcher === undefined;
     // Keep-alive with at most maxConcurrency sockets per origin: 1,000 concurrent creates reuse them.
+    const pool = { connections: settings.maxConcurrency, keepAliveTimeout: 10_000 };
     this.#dispatcher =
       dispatcher ??
-      new (undiciAgent())({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
+      (settings.transport === "node"
+        ? // The part of a Dispatcher this transport uses: request, close, destroy (node-http.ts).
+          (new (nodeHttpDispatcher())(pool) as unknown as Dispatcher)
+        : new (undiciAgent())({ ...pool, pipelining: 1 }));
     this.#budget = new Budget(settings.maxConcurrency);
     this.#userAgent = `pulumi-secops/${VERSION}${settings.userAgent ? ` ${settings.userAgent}` : ""}`;
     this.#log = logger();

@@ -4,10 +4,12 @@
  */
 import type * as Validation from "./validate";
 import type { Agent, FormData } from "undici";
+import type { NodeHttpDispatcher } from "./node-http";
 
 let validationModule: typeof Validation | undefined;
 let agentClass: typeof Agent | undefined;
 let formDataClass: typeof FormData | undefined;
+let nodeDispatcherClass: typeof NodeHttpDispatcher | undefined;
 
 /** The validation module (zod schemas, input and response parsing). */
 export function validation(): typeof Validation {
@@ -42,4 +44,10 @@ export function undiciFormData(): typeof FormData {
     formDataClass = (require("undici") as { FormData: typeof FormData }).FormData;
   }
   return formDataClass;
+}
+
+/** The `transport: "node"` sender (node-http.ts): no undici module is loaded for it. */
+export function nodeHttpDispatcher(): typeof NodeHttpDispatcher {
+  return (nodeDispatcherClass ??= (require("./node-http") as typeof import("./node-http"))
+    .NodeHttpDispatcher);
 }

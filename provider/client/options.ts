@@ -18,6 +18,12 @@ export interface SecOpsClientOptions {
   maxConcurrency?: number;
   /** An undici dispatcher to send through (a MockAgent, a proxy agent). The client never closes it. */
   dispatcher?: Dispatcher;
+  /**
+   * What sends the requests: `"undici"` (the default; the least CPU per request) or `"node"` (Node's
+   * own HTTP client: about 25 MB less memory in a process, as undici's WebAssembly parser is never
+   * loaded, and more CPU per request). The native plugin uses `"node"`. Not with `dispatcher`.
+   */
+  transport?: "undici" | "node";
   /** Appended to the `User-Agent` header after `pulumi-secops/<version>`. */
   userAgent?: string;
   /** Largest JSON response accepted, in bytes. Default 64 MiB. */
@@ -44,6 +50,7 @@ const KNOWN_OPTIONS = [
   "maxRetries",
   "maxConcurrency",
   "dispatcher",
+  "transport",
   "userAgent",
   "maxResponseBytes",
   "maxRetryAfterMs",
@@ -144,6 +151,14 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
   if (url.username || url.password || url.search || url.hash) {
     throw new SecOpsConfigError("baseUrl must not contain credentials, a query or a fragment", "baseUrl");
   }
+  const { transport = "undici", dispatcher } = options;
+  if (transport !== "undici" && transport !== "node")
+    throw new SecOpsConfigError('transport must be "undici" or "node"', "transport");
+  if (dispatcher !== undefined && options.transport !== undefined)
+    throw new SecOpsConfigError(
+      "transport and dispatcher are exclusive: a dispatcher is the transport",
+      "transport",
+    );
   return {
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ""),
@@ -151,7 +166,8 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
     timeoutMs: int(options.timeoutMs, 30_000, "timeoutMs", 1, 3_600_000),
     maxRetries: int(options.maxRetries, 4, "maxRetries", 0, 20),
     maxConcurrency: int(options.maxConcurrency, 8, "maxConcurrency", 1, 1024),
-    dispatcher: options.dispatcher,
+    dispatcher,
+    transport,
     userAgent: options.userAgent,
     maxResponseBytes: int(options.maxResponseBytes, 64 * 1024 * 1024, "maxResponseBytes", 1024, 2 ** 31 - 1),
     maxRetryAfterMs: int(options.maxRetryAfterMs, 60_000, "maxRetryAfterMs", 0, 3_600_000),

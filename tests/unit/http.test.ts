@@ -1,12 +1,16 @@
-/** The HTTP layer: error codes by cause, retries, Retry-After, ambiguity, timeouts, limits, rules. */
+/**
+ * The HTTP layer: error codes by cause, retries, Retry-After, ambiguity, timeouts, limits, rules. With
+ * the default sender (undici) here, and again with `transport: "node"` by http-node.test.ts.
+ */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SecOpsClient } from "pulumi-secops";
 import { startRecorder, type Recorder } from "../helpers/recorder";
+import { testTransport } from "../helpers/transport";
 
 const KEY = "http-test-key-9f8e7d6c5b4a";
 let rec: Recorder;
-const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
+const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5, ...testTransport() };
 /** Clients of the current test, closed after it even when it fails. */
 const clients: SecOpsClient[] = [];
 const mk = (extra: Record<string, unknown> = {}) => {
@@ -220,7 +224,7 @@ test("timeouts: SECOPS_TIMEOUT for a read", async () => {
   await c.close();
 });
 
-test("timeouts of 10 s or more (the default path) are enforced by undici's timers, at most a second late", async () => {
+test("timeouts of 10 s or more (the default path) are enforced by the sender's timers, at most a second late", async () => {
   const c = mk({ timeoutMs: 10_000, maxRetries: 0 });
   rec.reply({ status: 200, json: rule, delayMs: 14_000 });
   const started = Date.now();
@@ -292,6 +296,7 @@ test("the concurrency budget bounds requests in flight and sockets", async () =>
   srv.on("connection", () => sockets++);
   await new Promise<void>((d) => srv.listen(0, "127.0.0.1", d));
   const c2 = new SecOpsClient({
+    ...testTransport(),
     apiKey: KEY,
     baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
     maxConcurrency: 3,

@@ -66,7 +66,7 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
   if (!url) return undefined;
   let client: SecOpsClient | undefined;
   try {
-    client = new SecOpsClient({ apiKey, baseUrl: url, timeoutMs: 5_000, maxRetries: 1 });
+    client = new SecOpsClient({ apiKey, baseUrl: url, timeoutMs: 5_000, maxRetries: 1, transport: "node" });
     return (await client.identity()).teamId;
   } catch {
     return undefined;

@@ -67,11 +67,16 @@ export class ProviderInstance implements ResourceContext {
     if (old) void old.then((c) => c.close()).catch(() => undefined);
   }
 
-  /** This instance's client (created on first use, validated then). */
+  /**
+   * This instance's client (created on first use, validated then). It sends with Node's HTTP client:
+   * undici's would add 25 MB to every team's plugin process for good (issue 22).
+   */
   client(): Promise<SecOpsClient> {
     this.#settings ??= Promise.resolve().then(() => resolveSettings());
     const settings = this.#settings;
-    this.#client ??= settings.then((s) => new SecOpsClient({ apiKey: s.apiKey, baseUrl: s.baseUrl }));
+    this.#client ??= settings.then(
+      (s) => new SecOpsClient({ apiKey: s.apiKey, baseUrl: s.baseUrl, transport: "node" }),
+    );
     return this.#client;
   }
 
