@@ -157,6 +157,12 @@ const gc = require("vm").runInNewContext("gc");
 process.on("SIGUSR2", () => gc({ type: "major", execution: "sync", flavor: "last-resort" }));
 `;
 
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** RSS (MB) of the plugin after a GC that gives memory back. */
 async function rssAfterGc(plugin) {
   plugin.child.kill("SIGUSR2");
@@ -166,14 +172,15 @@ async function rssAfterGc(plugin) {
 
 /**
  * One configured plugin: idle RSS, then after 1,000 creates, then after 5,000 mixed operations (Check,
- * Diff, Create, Read, Update, Delete and Invoke over 500 live rules), each after a GC.
+ * Diff, Create, Read, Update, Delete and Invoke over 500 live rules), each after a GC, and the CPU the
+ * plugin used for all of it. `extraEnv` for the plugin (SECOPS_PLUGIN_TURBOFAN=1 keeps V8's TurboFan).
  */
-async function memoryUnderLoad() {
+async function memoryUnderLoad(extraEnv = {}) {
   const dir = mkdtempSync(join(tmpdir(), "secops-bench-gc-"));
   const preload = join(dir, "gc-on-signal.js");
   writeFileSync(preload, GC_ON_SIGNAL);
   const sim = await createSimulator({ seed: 6 });
-  const env = { ...process.env, NODE_OPTIONS: `--require ${preload}` };
+  const env = { ...process.env, ...extraEnv, NODE_OPTIONS: `--require ${preload}` };
   const plugin = await NativePluginProcess.start({ env });
   try {
     await plugin.configure({ apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url }, {});
@@ -210,7 +217,7 @@ async function memoryUnderLoad() {
     ops = 0;
     for (let round = 0; ops < 5000; round++) await mixed(round);
     const afterMixed = await rssAfterGc(plugin);
-    return { idle, warm, afterCreates, afterMixed, ops };
+    return { idle, warm, afterCreates, afterMixed, ops, cpu: cpuSeconds(plugin.child.pid) };
   } finally {
     await plugin.close();
     await sim.close();
@@ -220,6 +227,7 @@ async function memoryUnderLoad() {
 
 async function pluginBench(report) {
   const mem = await memoryUnderLoad();
+  const turbofan = await memoryUnderLoad({ SECOPS_PLUGIN_TURBOFAN: "1" });
   const ratio = (a, b) => (a / b).toFixed(2);
   report(
     "plugin RSS after a GC: after 1,000 creates / idle, after 5,000 mixed operations / idle",
@@ -234,6 +242,13 @@ async function pluginBench(report) {
     `${ratio(mem.afterCreates, mem.warm)}, ${ratio(mem.afterMixed, mem.warm)}`,
     "<= 1.2 each",
     mem.afterCreates / mem.warm <= 1.2 && mem.afterMixed / mem.warm <= 1.2,
+  );
+  report(
+    "the same load with V8's TurboFan kept (SECOPS_PLUGIN_TURBOFAN=1): RSS after it / idle; plugin CPU, off / on",
+    `${ratio(turbofan.afterMixed, turbofan.idle)} (${turbofan.afterMixed.toFixed(0)} MB, off ${mem.afterMixed.toFixed(0)}); ` +
+      `CPU ${ratio(mem.cpu, turbofan.cpu)}x (${mem.cpu.toFixed(2)} / ${turbofan.cpu.toFixed(2)} s)`,
+    "the price of the default, shown",
+    true,
   );
   const cache = await listsUnderWrites();
   report(

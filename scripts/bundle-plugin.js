@@ -15,7 +15,9 @@
  */
 "use strict";
 const { dirname, join, relative } = require("node:path");
+const { readFileSync } = require("node:fs");
 const esbuild = require("esbuild");
+const { trim, KEEP } = require("./trim-pb.js");
 
 const ROOT = join(__dirname, "..");
 const OUT = join(ROOT, "dist", "plugin", "pulumi-resource-secops.js");
@@ -59,6 +61,11 @@ function plugin(lazy) {
       build.onResolve({ filter: /^@pulumi\/pulumi(\/|$)/ }, (args) =>
         args.path.startsWith("@pulumi/pulumi/proto/") ? undefined : { path: args.path, external: true },
       );
+      // Only the messages the plugin uses, and what they reach (scripts/trim-pb.js).
+      build.onLoad({ filter: /[\\/]@pulumi[\\/]pulumi[\\/]proto[\\/]\w+_pb\.js$/ }, (args) => {
+        const keep = KEEP[args.path.split(/[\\/]/).pop()];
+        return keep ? { contents: trim(readFileSync(args.path, "utf8"), keep), loader: "js" } : undefined;
+      });
       if (!lazy) return;
       for (const [file, filter] of LAZY) {
         build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "secops-vendor" }));

@@ -3,7 +3,15 @@
  * bin/pulumi-resource-secops and embedded in the release archive's single executable). In both,
  * `process.argv[2..]` are the engine's arguments.
  */
+import { setFlagsFromString } from "node:v8";
 import { main } from "./main";
+
+// V8's top tier (TurboFan) off, before anything has run hot; the interpreter, Sparkplug and (on Node
+// 24+) Maglev stay. The plugin is protocol glue waiting on the engine and the API, and TurboFan's code
+// and the compiler memory it leaves behind cost 14 MB of RSS (9 MB private) per plugin over 6,000
+// calls; without it those calls took 15-22% more CPU (Node 22; issue 22, README "Plugin cost per
+// team", where `npm run bench` measures both). SECOPS_PLUGIN_TURBOFAN=1 keeps it.
+if (process.env.SECOPS_PLUGIN_TURBOFAN !== "1") setFlagsFromString("--no-turbofan");
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(`pulumi-resource-secops: ${err instanceof Error ? err.message : String(err)}\n`);
