@@ -4,8 +4,9 @@
  * its pool, and refuse options that make no sense with it. The shared HTTP behaviour (retries,
  * timeouts, resets, size caps, ambiguity) runs against it in http-node.test.ts and hostile-node.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,6 +44,48 @@ test("a client with transport node loads no undici module, and its requests work
   const r = await run(file, []).finally(() => rmSync(dir, { recursive: true, force: true }));
   expect(r.stderr).toBe("");
   expect(JSON.parse(r.stdout)).toEqual({ team: "team-acme", created: "lazy-*", undiciModulesLoaded: 0 });
+});
+
+test("over https both senders verify the server's certificate the same way", async () => {
+  // A self-signed certificate for localhost (tests/unit/fixtures, a test key that guards nothing).
+  const fixture = (name: string) => readFileSync(join(__dirname, "fixtures", name));
+  const server = createHttpsServer(
+    { key: fixture("localhost-key.pem"), cert: fixture("localhost-cert.pem") },
+    (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"totalCount":7}'),
+  );
+  await new Promise<void>((d) => server.listen(0, "127.0.0.1", d));
+  const script = `
+    const { SecOpsClient } = require(${JSON.stringify(built("client/index.js"))});
+    (async () => {
+      const baseUrl = "https://localhost:${(server.address() as AddressInfo).port}";
+      for (const transport of ["undici", "node"]) {
+        const c = new SecOpsClient({ apiKey: "${KEY}", baseUrl, transport, maxRetries: 0 });
+        const got = await c.countIntegrations().catch((e) => e.code + ": " + e.message);
+        console.log(transport + " " + got);
+        await c.close();
+      }
+    })();
+  `;
+  const dir = mkdtempSync(join(tmpdir(), "secops-tls-"));
+  const file = join(dir, "probe.js");
+  writeFileSync(file, script);
+  try {
+    const untrusted = await run(file, []);
+    const trusted = await run(file, [], {
+      NODE_EXTRA_CA_CERTS: join(__dirname, "fixtures", "localhost-cert.pem"),
+    });
+    expect(untrusted.stdout.trim().split("\n")).toEqual(
+      ["undici", "node"].map(
+        (t) =>
+          `${t} SECOPS_NETWORK: POST /v1/integration/count failed: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)`,
+      ),
+    );
+    expect(trusted.stdout.trim().split("\n")).toEqual(["undici 7", "node 7"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    server.closeAllConnections();
+    await new Promise((d) => server.close(d));
+  }
 });
 
 test("a multipart comment edit sends the bytes undici sends, but for the boundary", async () => {
