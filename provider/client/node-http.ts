@@ -9,7 +9,7 @@
  * ECONNRESET), so failures.ts and retry.ts judge both transports by one table: a connect timeout and a
  * refused connection mean nothing was sent; anything else after a write may have landed.
  */
-import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from "node:http";
+import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import { finished } from "node:stream";
 import type { FormData } from "undici";
 
@@ -50,11 +50,17 @@ function failure(code: string, message: string): Error {
 /** How long undici waits for a connection before UND_ERR_CONNECT_TIMEOUT (its default). */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** A request in flight: how to end it now, and when it has ended (its body too). */
+interface InFlight {
+  abort: (err: Error) => void;
+  settled: Promise<void>;
+}
+
 export class NodeHttpDispatcher {
   readonly #connections: number;
   readonly #keepAliveTimeout: number;
   readonly #agents = new Map<string, Agent>();
-  readonly #inFlight = new Set<{ abort: (err: Error) => void; settled: Promise<void> }>();
+  readonly #inFlight = new Set<InFlight>();
   #closed: "open" | "closed" | "destroyed" = "open";
 
   constructor(options: { connections: number; keepAliveTimeout: number }) {
@@ -95,77 +101,26 @@ export class NodeHttpDispatcher {
     const https = url.protocol === "https:";
     // node:https (and TLS) loads only for an https origin: a loopback simulator never pays for it.
     const mod = (https ? require("node:https") : require("node:http")) as typeof import("node:http");
-    const options: RequestOptions = {
+    const req = mod.request({
       hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
       port: url.port || (https ? 443 : 80),
       path: o.path,
       method: o.method,
       headers: bytes === undefined ? o.headers : { ...o.headers, "content-length": String(bytes.length) },
       agent: this.agent(url.protocol, mod),
-    };
-    let req: ClientRequest;
+    });
     let settle!: () => void;
-    const entry = {
-      abort: (err: Error) => req.destroy(err),
+    const entry: InFlight = {
+      abort: (err) => void req.destroy(err),
       settled: new Promise<void>((d) => (settle = d)),
     };
     this.#inFlight.add(entry);
-    return new Promise<NodeResponse>((resolve, reject) => {
-      let connected = false;
-      let response: IncomingMessage | undefined;
-      const onAbort = () => fail(o.signal!.reason as Error);
-      const headersTimer = setTimeout(() => {
-        // Not connected yet: not a byte of the request left this process (safe to send again).
-        if (!connected) fail(failure("UND_ERR_CONNECT_TIMEOUT", "Connect Timeout Error"));
-        else fail(failure("UND_ERR_HEADERS_TIMEOUT", "Headers Timeout Error"));
-      }, o.headersTimeout);
-      const connectTimer = setTimeout(
-        () => connected || fail(failure("UND_ERR_CONNECT_TIMEOUT", "Connect Timeout Error")),
-        CONNECT_TIMEOUT_MS,
-      );
-      const cleanup = () => {
-        clearTimeout(headersTimer);
-        clearTimeout(connectTimer);
-        o.signal?.removeListener("abort", onAbort);
+    return exchange(req, o, bytes, {
+      failWith: (fail) => (entry.abort = fail),
+      ended: () => {
         this.#inFlight.delete(entry);
         settle();
-      };
-      /** Before the headers the request fails; after them the body does (and the caller sees it there). */
-      const fail = (err: Error) => {
-        if (response) response.destroy(err);
-        else req.destroy(err);
-      };
-      req = mod.request(options, (res) => {
-        response = res;
-        clearTimeout(headersTimer);
-        clearTimeout(connectTimer);
-        // The transport reads or destroys every body; this only keeps a failure nobody waits for
-        // (a body already given up on) from ending the process.
-        res.on("error", () => undefined);
-        const socket = res.socket;
-        const idle = () => res.destroy(failure("UND_ERR_BODY_TIMEOUT", "Body Timeout Error"));
-        socket.setTimeout(o.bodyTimeout);
-        socket.on("timeout", idle);
-        finished(res, () => {
-          socket.removeListener("timeout", idle);
-          cleanup();
-        });
-        resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: withText(res) });
-      });
-      req.once("socket", (socket) => {
-        if (!socket.connecting) connected = true;
-        else socket.once("connect", () => (connected = true));
-      });
-      req.on("error", (err) => {
-        if (response) return; // after the headers, the body's reader sees the failure
-        cleanup();
-        reject(err);
-      });
-      if (o.signal) {
-        if (o.signal.aborted) return fail(o.signal.reason as Error);
-        o.signal.once("abort", onAbort);
-      }
-      req.end(bytes);
+      },
     });
   }
 
@@ -183,6 +138,70 @@ export class NodeHttpDispatcher {
     }
     return agent;
   }
+}
+
+/**
+ * One request on the wire: its timers, its abort signal, and the response. `failWith` receives the
+ * function that fails it (the request before the headers, the body after them); `ended` runs once,
+ * when the request failed or its body ended.
+ */
+function exchange(
+  req: ClientRequest,
+  o: NodeRequest,
+  bytes: Buffer | undefined,
+  hooks: { failWith: (fail: (err: Error) => void) => void; ended: () => void },
+): Promise<NodeResponse> {
+  return new Promise<NodeResponse>((resolve, reject) => {
+    let connected = false;
+    let response: IncomingMessage | undefined;
+    const fail = (err: Error) => void (response ? response.destroy(err) : req.destroy(err));
+    hooks.failWith(fail);
+    const onAbort = () => fail(o.signal!.reason as Error);
+    // Not connected yet: not a byte of the request left this process (safe to send again).
+    const connectTimeout = () => failure("UND_ERR_CONNECT_TIMEOUT", "Connect Timeout Error");
+    const headersTimer = setTimeout(
+      () => fail(connected ? failure("UND_ERR_HEADERS_TIMEOUT", "Headers Timeout Error") : connectTimeout()),
+      o.headersTimeout,
+    );
+    const connectTimer = setTimeout(() => connected || fail(connectTimeout()), CONNECT_TIMEOUT_MS);
+    const headersIn = () => {
+      clearTimeout(headersTimer);
+      clearTimeout(connectTimer);
+    };
+    const cleanup = () => {
+      headersIn();
+      o.signal?.removeListener("abort", onAbort);
+      hooks.ended();
+    };
+    req.on("response", (res: IncomingMessage) => {
+      response = res;
+      headersIn();
+      // The transport reads or destroys every body; this only keeps a failure nobody waits for
+      // (a body already given up on) from ending the process.
+      res.on("error", () => undefined);
+      const socket = res.socket;
+      const idle = () => res.destroy(failure("UND_ERR_BODY_TIMEOUT", "Body Timeout Error"));
+      socket.setTimeout(o.bodyTimeout);
+      socket.on("timeout", idle);
+      finished(res, () => {
+        socket.removeListener("timeout", idle);
+        cleanup();
+      });
+      resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: withText(res) });
+    });
+    req.once("socket", (socket) => {
+      if (!socket.connecting) connected = true;
+      else socket.once("connect", () => (connected = true));
+    });
+    req.on("error", (err) => {
+      if (response) return; // after the headers, the body's reader sees the failure
+      cleanup();
+      reject(err);
+    });
+    if (o.signal?.aborted) return fail(o.signal.reason as Error);
+    o.signal?.once("abort", onAbort);
+    req.end(bytes);
+  });
 }
 
 /** Gives a response stream undici's `text()`: the whole body as UTF-8, or the stream's failure. */

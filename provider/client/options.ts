@@ -108,6 +108,19 @@ function int(value: number | undefined, fallback: number, name: string, min: num
   return v;
 }
 
+/** What sends the requests: an injected dispatcher, or the transport named (undici by default). */
+function sender(options: SecOpsClientOptions): Pick<HttpSettings, "dispatcher" | "transport"> {
+  const { transport = "undici", dispatcher } = options;
+  if (transport !== "undici" && transport !== "node")
+    throw new SecOpsConfigError('transport must be "undici" or "node"', "transport");
+  if (dispatcher !== undefined && options.transport !== undefined)
+    throw new SecOpsConfigError(
+      "transport and dispatcher are exclusive: a dispatcher is the transport",
+      "transport",
+    );
+  return { dispatcher, transport };
+}
+
 /** Validates the options and turns them into transport settings. */
 export function toSettings(options: SecOpsClientOptions): HttpSettings {
   if (options === null || typeof options !== "object")
@@ -151,14 +164,6 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
   if (url.username || url.password || url.search || url.hash) {
     throw new SecOpsConfigError("baseUrl must not contain credentials, a query or a fragment", "baseUrl");
   }
-  const { transport = "undici", dispatcher } = options;
-  if (transport !== "undici" && transport !== "node")
-    throw new SecOpsConfigError('transport must be "undici" or "node"', "transport");
-  if (dispatcher !== undefined && options.transport !== undefined)
-    throw new SecOpsConfigError(
-      "transport and dispatcher are exclusive: a dispatcher is the transport",
-      "transport",
-    );
   return {
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ""),
@@ -166,8 +171,7 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
     timeoutMs: int(options.timeoutMs, 30_000, "timeoutMs", 1, 3_600_000),
     maxRetries: int(options.maxRetries, 4, "maxRetries", 0, 20),
     maxConcurrency: int(options.maxConcurrency, 8, "maxConcurrency", 1, 1024),
-    dispatcher,
-    transport,
+    ...sender(options),
     userAgent: options.userAgent,
     maxResponseBytes: int(options.maxResponseBytes, 64 * 1024 * 1024, "maxResponseBytes", 1024, 2 ** 31 - 1),
     maxRetryAfterMs: int(options.maxRetryAfterMs, 60_000, "maxRetryAfterMs", 0, 3_600_000),
