@@ -51,3 +51,24 @@ export function run(
     });
   });
 }
+
+/**
+ * One plugin process (the built bin/) for a test file: started before its tests, closed after them.
+ * Call at the top of the file; the returned function gives the running plugin.
+ */
+export function pluginPerFile(): () => import("pulumi-secops/testing").ProviderProcess {
+  built("plugin/pulumi-resource-secops.js");
+  jest.setTimeout(30_000);
+  let plugin: import("pulumi-secops/testing").ProviderProcess | undefined;
+  beforeAll(async () => {
+    const { NativePluginProcess } = await import("pulumi-secops/testing");
+    plugin = await NativePluginProcess.start();
+  });
+  afterAll(async () => {
+    await plugin?.close();
+  });
+  return () => {
+    if (!plugin) throw new Error("the plugin is not started yet");
+    return plugin;
+  };
+}

@@ -1,24 +1,14 @@
 /**
- * The plugin's own gRPC transport (provider/native/plugin/h2-grpc.ts, on node:http2 instead of
+ * The plugin's own gRPC transport (provider/native/plugin/h2-grpc.ts, on its own HTTP/2 instead of
  * grpc-js): what the engine's gRPC client relies on, checked with raw HTTP/2 requests where the bytes
  * matter and with grpc-js (a real gRPC client, as the engine's is) where the decoding does.
  */
 import * as http2 from "node:http2";
 import { connect } from "node:net";
-import { NativePluginProcess, type ProviderProcess } from "pulumi-secops/testing";
 import { proto, toStruct } from "../../provider/native/plugin/proto";
-import { built } from "../helpers/spawn";
+import { pluginPerFile } from "../helpers/spawn";
 
-built("plugin/pulumi-resource-secops.js");
-jest.setTimeout(30_000);
-
-let plugin: ProviderProcess;
-beforeAll(async () => {
-  plugin = await NativePluginProcess.start();
-});
-afterAll(async () => {
-  await plugin.close();
-});
+const running = pluginPerFile();
 
 interface Answer {
   headers: http2.IncomingHttpHeaders;
@@ -28,7 +18,7 @@ interface Answer {
 
 /** One raw HTTP/2 request to the plugin: the answer's headers, trailers and body as sent. */
 async function raw(path: string, body: Buffer, extra: http2.OutgoingHttpHeaders = {}): Promise<Answer> {
-  const session = http2.connect(`http://${plugin.address}`);
+  const session = http2.connect(`http://${running().address}`);
   try {
     return await new Promise<Answer>((resolve, reject) => {
       const req = session.request({
@@ -108,7 +98,7 @@ describe("the plugin's gRPC over HTTP/2", () => {
 
   test("a message that is not ASCII reaches a gRPC client intact (grpc-message is percent-encoded)", async () => {
     const { grpc, provider } = proto();
-    const client = new grpc.Client(plugin.address, grpc.credentials.createInsecure());
+    const client = new grpc.Client(running().address, grpc.credentials.createInsecure());
     const token = "secops:index:gét%Ünknöwn✓";
     const req = new provider.InvokeRequest().setTok(token);
     const err = await new Promise<{ code: number; details: string }>((resolve) =>
@@ -126,7 +116,7 @@ describe("the plugin's gRPC over HTTP/2", () => {
 
   test("300 calls at once on one connection, a 2 MB request among them, are each answered", async () => {
     const { grpc, provider } = proto();
-    const client = new grpc.Client(plugin.address, grpc.credentials.createInsecure());
+    const client = new grpc.Client(running().address, grpc.credentials.createInsecure());
     const call = (path: string, body: Uint8Array) =>
       new Promise<Buffer>((resolve, reject) =>
         client.makeUnaryRequest(
@@ -158,7 +148,7 @@ describe("the plugin's gRPC over HTTP/2", () => {
 
   test("a deadline that passes is DEADLINE_EXCEEDED; bytes that are not HTTP/2 end only that connection", async () => {
     // Configure with no settings answers at once, so hold the request open: send the headers, not the end.
-    const session = http2.connect(`http://${plugin.address}`);
+    const session = http2.connect(`http://${running().address}`);
     const status = await new Promise<unknown>((resolve) => {
       const req = session.request({
         ":method": "POST",
@@ -174,7 +164,7 @@ describe("the plugin's gRPC over HTTP/2", () => {
 
     // The plugin closes a connection that is not HTTP/2 (the test would time out otherwise) ...
     await new Promise<void>((resolve) => {
-      const socket = connect(Number(plugin.address.split(":")[1]), "127.0.0.1", () =>
+      const socket = connect(Number(running().address.split(":")[1]), "127.0.0.1", () =>
         socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n\x00\xff garbage"),
       );
       socket.on("data", () => undefined);
@@ -182,6 +172,6 @@ describe("the plugin's gRPC over HTTP/2", () => {
       socket.on("close", () => resolve());
     });
     // ... and goes on serving others.
-    expect(await plugin.getPluginInfo()).toBe(require("../../package.json").version);
+    expect(await running().getPluginInfo()).toBe(require("../../package.json").version);
   });
 });

@@ -1,12 +1,17 @@
 /**
- * Unary gRPC on node:http2, all the plugin needs of gRPC: a server for the ResourceProvider service and
- * a client for the engine's Log service. grpc-js costs a plugin ~17 MB of resident memory and a third of
- * its start (issue 22: a service provider runs one plugin per client team on every preview), and the
- * engine speaks plain gRPC over cleartext HTTP/2 with prior knowledge to 127.0.0.1
+ * Unary gRPC on the plugin's own HTTP/2 (./h2/), all the plugin needs of gRPC: a server for the
+ * ResourceProvider service and a client for the engine's Log service. grpc-js costs a plugin ~17 MB of
+ * resident memory and a third of its start, and node:http2 another 6 MB (12 MB on Node 26) for loading
+ * it (issue 22: a service provider runs one plugin per client team on every preview); the engine
+ * speaks plain gRPC over cleartext HTTP/2 with prior knowledge to 127.0.0.1
  * (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md): one length-prefixed message each
  * way, the status in trailers, or in the headers alone ("trailers-only") when there is no message.
  */
-import * as http2 from "node:http2";
+import { connect, createServer } from "node:net";
+import { Connection } from "./h2/connection";
+import { Code } from "./h2/frames";
+import type { Field } from "./h2/hpack";
+import type { Stream, StreamHandler } from "./h2/stream";
 
 /** gRPC status codes used here. */
 export const Status = {
@@ -72,83 +77,105 @@ export function encodeMessage(text: string): string {
 }
 
 /** `grpc-timeout` (e.g. `100m`, `5S`) in ms, or undefined. */
-function timeoutMs(value: string | string[] | undefined): number | undefined {
-  const m = typeof value === "string" ? /^(\d{1,8})([HMSmun])$/.exec(value) : null;
+function timeoutMs(value: string | undefined): number | undefined {
+  const m = value === undefined ? null : /^(\d{1,8})([HMSmun])$/.exec(value);
   if (!m) return undefined;
   const per: Record<string, number> = { H: 3.6e6, M: 6e4, S: 1e3, m: 1, u: 1e-3, n: 1e-6 };
   return Number(m[1]) * per[m[2]];
 }
 
-/** Ends a call: the message and OK in trailers, or a failure in the headers alone. */
-function answer(stream: http2.ServerHttp2Stream, outcome: Uint8Array | CallStatus): void {
-  if (stream.destroyed || stream.closed || stream.headersSent) return;
+/** The first value of each field (names are lower-case in HTTP/2). */
+function headerMap(fields: Field[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of fields) if (!(name in out)) out[name] = value;
+  return out;
+}
+
+/**
+ * Ends a call once: the message and OK in trailers, or a failure in the headers alone. A request the
+ * client has not finished sending is then reset with NO_ERROR, which tells it to stop (RFC 9113, 8.1).
+ */
+function answer(stream: Stream, outcome: Uint8Array | CallStatus): void {
+  if (stream.ending || stream.aborted) return;
   if (outcome instanceof Uint8Array) {
-    stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
-    stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
-    stream.end(frame(outcome));
-    return;
+    stream.sendHeaders([
+      [":status", "200"],
+      ["content-type", "application/grpc"],
+    ]);
+    stream.send(frame(outcome));
+    stream.sendHeaders([["grpc-status", "0"]], true);
+  } else {
+    const fields: Field[] = [
+      [":status", "200"],
+      ["content-type", "application/grpc"],
+      ["grpc-status", String(outcome.code)],
+      ["grpc-message", encodeMessage(outcome.message)],
+    ];
+    if (outcome.details)
+      fields.push(["grpc-status-details-bin", Buffer.from(outcome.details).toString("base64")]);
+    stream.sendHeaders(fields, true);
   }
-  const headers: http2.OutgoingHttpHeaders = {
-    ":status": 200,
-    "content-type": "application/grpc",
-    "grpc-status": String(outcome.code),
-    "grpc-message": encodeMessage(outcome.message),
-  };
-  if (outcome.details) headers["grpc-status-details-bin"] = Buffer.from(outcome.details).toString("base64");
-  stream.respond(headers, { endStream: true });
+  if (!stream.remoteEnded) stream.reset(Code.NO_ERROR);
 }
 
 const isStatus = (v: unknown): v is CallStatus =>
   typeof v === "object" && v !== null && typeof (v as CallStatus).code === "number";
 
+/** Decodes a whole request and answers it once, with the method's answer or why it has none. */
+function finish(stream: Stream, method: UnaryMethod, body: Buffer): void {
+  const fail = (code: number, message: string) => answer(stream, { code, message });
+  const message = unframe(body);
+  if (typeof message === "string") return fail(Status.INTERNAL, message);
+  let request: unknown;
+  try {
+    request = method.decode(message);
+  } catch (err) {
+    const reason = (err as Error).message;
+    return fail(Status.INVALID_ARGUMENT, `secops: malformed ${method.name} request: ${reason}`);
+  }
+  // A handler answers its own failures as statuses (redacted); what still escapes is not echoed,
+  // since its text was never checked for secrets.
+  method.handle(request).then(
+    (res) => answer(stream, isStatus(res) ? res : res.serializeBinary()),
+    () => fail(Status.INTERNAL, `secops: ${method.name} failed unexpectedly`),
+  );
+}
+
 /** Serves one call: reads the whole request, decodes it, answers once. */
-function serve(
-  stream: http2.ServerHttp2Stream,
-  headers: http2.IncomingHttpHeaders,
-  methods: ReadonlyMap<string, UnaryMethod>,
-): void {
-  stream.on("error", () => undefined); // a peer that resets the stream never crashes the plugin
-  const path = String(headers[":path"] ?? "");
+function serve(stream: Stream, fields: Field[], methods: ReadonlyMap<string, UnaryMethod>): StreamHandler {
+  const headers = headerMap(fields);
+  const path = headers[":path"] ?? "";
   const method = methods.get(path);
   const fail = (code: number, message: string) => answer(stream, { code, message });
-  if (headers[":method"] !== "POST" || !String(headers["content-type"] ?? "").startsWith("application/grpc"))
-    return fail(Status.INTERNAL, "not a gRPC request");
-  if (!method) return fail(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
+  const ignore: StreamHandler = { data: () => undefined, end: () => undefined, closed: () => undefined };
+  if (headers[":method"] !== "POST" || !(headers["content-type"] ?? "").startsWith("application/grpc")) {
+    fail(Status.INTERNAL, "not a gRPC request");
+    return ignore;
+  }
+  if (!method) {
+    fail(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
+    return ignore;
+  }
   const deadline = timeoutMs(headers["grpc-timeout"]);
   const timer =
     deadline === undefined
       ? undefined
       : setTimeout(() => fail(Status.DEADLINE_EXCEEDED, "Deadline exceeded"), deadline);
-  stream.once("close", () => clearTimeout(timer));
   const chunks: Buffer[] = [];
   let size = 0;
-  let tooLarge = false;
-  stream.on("data", (chunk: Buffer) => {
-    if (tooLarge) return;
-    size += chunk.length;
-    if (size <= MAX_REQUEST + 5) return void chunks.push(chunk);
-    tooLarge = true;
-    chunks.length = 0;
-    fail(Status.RESOURCE_EXHAUSTED, `the request is larger than ${MAX_REQUEST} bytes`);
-  });
-  stream.once("end", () => {
-    if (tooLarge) return;
-    const message = unframe(Buffer.concat(chunks, size));
-    if (typeof message === "string") return fail(Status.INTERNAL, message);
-    let request: unknown;
-    try {
-      request = method.decode(message);
-    } catch (err) {
-      const reason = (err as Error).message;
-      return fail(Status.INVALID_ARGUMENT, `secops: malformed ${method.name} request: ${reason}`);
-    }
-    // A handler answers its own failures as statuses (redacted); what still escapes is not echoed,
-    // since its text was never checked for secrets.
-    method.handle(request).then(
-      (res) => answer(stream, isStatus(res) ? res : res.serializeBinary()),
-      () => fail(Status.INTERNAL, `secops: ${method.name} failed unexpectedly`),
-    );
-  });
+  return {
+    data: (chunk) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST + 5) return void chunks.push(chunk);
+      chunks.length = 0;
+      fail(Status.RESOURCE_EXHAUSTED, `the request is larger than ${MAX_REQUEST} bytes`);
+    },
+    end: () => {
+      clearTimeout(timer);
+      if (!stream.ending) finish(stream, method, Buffer.concat(chunks, size));
+    },
+    closed: () => clearTimeout(timer),
+  };
 }
 
 /** A running unary gRPC server. */
@@ -162,21 +189,16 @@ export interface UnaryServer {
 
 /** Serves `methods` (keyed by path, `/package.Service/Method`) on 127.0.0.1 and a free port. */
 export function serveUnary(methods: ReadonlyMap<string, UnaryMethod>): Promise<UnaryServer> {
-  // As grpc-js configures Node's HTTP/2 server: no session memory cap (Node refuses new streams of a
-  // session over its 10 MB default, which grpc-js found degrades badly under load) and no cap on a
-  // header block (a partial create's status details travel in one).
-  const server = http2.createServer({
-    maxSessionMemory: Number.MAX_SAFE_INTEGER,
-    maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
+  const connections = new Set<Connection>();
+  const server = createServer((socket) => {
+    socket.setNoDelay(true);
+    const conn = new Connection(socket, {
+      role: "server",
+      onStream: (stream, fields) => serve(stream, fields, methods),
+    });
+    connections.add(conn);
+    socket.once("close", () => connections.delete(conn));
   });
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on("session", (session) => {
-    sessions.add(session);
-    session.on("error", () => undefined); // bytes that are not HTTP/2 end that connection only
-    session.once("close", () => sessions.delete(session));
-  });
-  server.on("sessionError", () => undefined);
-  server.on("stream", (stream, headers) => serve(stream, headers, methods));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
@@ -187,10 +209,10 @@ export function serveUnary(methods: ReadonlyMap<string, UnaryMethod>): Promise<U
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            for (const s of sessions) s.close();
+            for (const c of connections) c.close();
           }),
         destroy: () => {
-          for (const s of sessions) s.destroy();
+          for (const c of connections) c.destroy();
           server.close();
         },
       });
@@ -206,35 +228,39 @@ export interface UnaryClient {
 }
 
 export function unaryClient(address: string): UnaryClient {
-  let session: http2.ClientHttp2Session | undefined;
-  const connect = (): http2.ClientHttp2Session => {
-    if (session && !session.closed && !session.destroyed) return session;
-    const s = http2.connect(`http://${address}`);
-    s.on("error", () => undefined); // the call's own stream reports it
-    s.unref();
-    session = s;
-    return s;
+  const colon = address.lastIndexOf(":");
+  const host = address.slice(0, colon).replace(/^\[(.*)\]$/, "$1");
+  const port = Number(address.slice(colon + 1));
+  let conn: Connection | undefined;
+  const connection = (): Connection => {
+    if (conn && !conn.ended && !conn.goingAway && !conn.peerGoingAway) return conn;
+    const socket = connect(port, host);
+    socket.setNoDelay(true);
+    socket.unref(); // a log call in flight never keeps the plugin alive
+    conn = new Connection(socket, { role: "client" });
+    return conn;
   };
   const call = (path: string, message: Uint8Array) =>
     new Promise<void>((resolve, reject) => {
-      const req = connect().request({
-        ":method": "POST",
-        ":path": path,
-        "content-type": "application/grpc",
-        te: "trailers",
-      });
       let status: string | undefined;
-      const read = (h: http2.IncomingHttpHeaders) => {
-        if (h["grpc-status"] !== undefined) status = String(h["grpc-status"]);
+      const read = (fields: Field[]) => {
+        const value = headerMap(fields)["grpc-status"];
+        if (value !== undefined) status = value;
       };
-      req.on("response", read);
-      req.on("trailers", read);
-      req.on("data", () => undefined);
-      req.once("error", reject);
-      req.once("close", () =>
-        status === "0" ? resolve() : reject(new Error(`${path} failed (status ${status ?? "none"})`)),
+      const outcome = () =>
+        status === "0" ? resolve() : reject(new Error(`${path} failed (status ${status ?? "none"})`));
+      const stream = connection().request(
+        [
+          [":method", "POST"],
+          [":scheme", "http"],
+          [":path", path],
+          [":authority", address],
+          ["content-type", "application/grpc"],
+          ["te", "trailers"],
+        ],
+        { headers: read, data: () => undefined, end: outcome, closed: outcome },
       );
-      req.end(frame(message));
+      stream.send(frame(message), true);
     });
-  return { call, close: () => session?.close() };
+  return { call, close: () => conn?.close() };
 }

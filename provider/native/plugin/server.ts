@@ -1,6 +1,6 @@
 /**
  * The plugin's gRPC server: Pulumi's ResourceProvider service on 127.0.0.1, one provider instance
- * per server (the engine starts one plugin process per provider instance). Served on node:http2 with
+ * per server (the engine starts one plugin process per provider instance). Served on its own HTTP/2 with
  * Pulumi's message classes (./h2-grpc.ts) rather than the SDK's `provider.main`, which ignores provider
  * config, lacks CheckConfig/DiffConfig and fails on an import's id-only Read, and without grpc-js,
  * which would be most of each plugin's start and memory.
