@@ -3,9 +3,9 @@
  * (`secops:apiKey`, `secops:baseUrl`) > environment (SECOPS_API_KEY, SECOPS_BASE_URL).
  * Clients are shared per connection settings, so many resources and function calls reuse one pool.
  */
-import { createHash } from "node:crypto";
 import { SecOpsClient } from "./client/client";
 import { SecOpsConfigError } from "./client/errors";
+import { nodeCrypto } from "./client/lazy";
 
 /** Connection settings. */
 export interface ConnectionSettings {
@@ -52,7 +52,10 @@ const clients = new Map<string, SecOpsClient>();
 
 /** One shared client per (baseUrl, key). The cache is keyed by a hash, never the key itself. */
 export function clientFor(settings: ConnectionSettings): SecOpsClient {
-  const id = createHash("sha256").update(`${settings.baseUrl}\n${settings.apiKey}`).digest("hex");
+  const id = nodeCrypto()
+    .createHash("sha256")
+    .update(`${settings.baseUrl}\n${settings.apiKey}`)
+    .digest("hex");
   let client = clients.get(id);
   if (!client) {
     client = new SecOpsClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl });

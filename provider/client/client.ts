@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { ErrorCodes, SecOpsInputError, SecOpsResponseError, isSecOpsError } from "./errors";
 import { HttpTransport, type RequestSpec } from "./http";
 import { toSettings, type SecOpsClientOptions } from "./options";
-import { exportToFile, type CsvExportOptions, type CsvExportToFileOptions } from "./csv-export";
+import type { CsvExportOptions, CsvExportToFileOptions } from "./csv-export";
 import { multipart, names, paging, routes } from "./routes";
 import {
   type Detection,
@@ -21,7 +21,7 @@ import {
   type SortDirection,
   type TimelineComment,
 } from "./types";
-import { undiciFormData, validation as V } from "./lazy";
+import { csvExport, undiciFormData, validation as V } from "./lazy";
 
 /** A file attached to a timeline comment. */
 export interface CommentFile {
@@ -234,7 +234,7 @@ export class SecOpsClient {
     path: string,
     options: CsvExportToFileOptions | ((bytes: number) => void) = {},
   ): Promise<{ bytes: number }> {
-    return exportToFile(path, options, (rest) => this.exportCasesCsv(rest));
+    return csvExport().exportToFile(path, options, (rest) => this.exportCasesCsv(rest));
   }
 
   /**

@@ -3,7 +3,6 @@
  * waiting for a slot, a concurrency budget shared by every call of one client, one retry loop with
  * backoff that honours Retry-After, and redaction. Nothing here knows the API's operations.
  */
-import { randomUUID } from "node:crypto";
 import { PassThrough, type Readable } from "node:stream";
 import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
@@ -11,7 +10,7 @@ import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./bod
 import { SecOpsTimeoutError } from "./errors";
 import { Deadlines } from "./deadlines";
 import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
-import { nodeHttpDispatcher, undiciAgent } from "./lazy";
+import { nodeCrypto, nodeHttpDispatcher, undiciAgent } from "./lazy";
 import { logger, type Log } from "./log";
 import {
   Budget,
@@ -189,7 +188,7 @@ export class HttpTransport {
     const backoff = (attempt: number) =>
       backoffMs(attempt, this.#settings.backoffBaseMs, this.#settings.backoffCapMs);
     // One id for every attempt of this call, so the server (and support) can tie retries together.
-    const requestId = randomUUID();
+    const requestId = nodeCrypto().randomUUID();
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       let res: Attempt;

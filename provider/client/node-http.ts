@@ -12,6 +12,7 @@
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import { finished } from "node:stream";
 import type { FormData } from "undici";
+import { nodeCrypto } from "./lazy";
 
 /** The request fields the transport passes (a subset of undici's `Dispatcher.RequestOptions`). */
 export interface NodeRequest {
@@ -222,7 +223,7 @@ function withText(res: IncomingMessage): NodeBody {
  * names that undici and browsers use). Files are read whole: comment attachments are small.
  */
 async function multipart(form: FormData): Promise<{ type: string; bytes: Buffer }> {
-  const boundary = `----secops${require("node:crypto").randomBytes(12).toString("hex")}`;
+  const boundary = `----secops${nodeCrypto().randomBytes(12).toString("hex")}`;
   const escape = (s: string) => s.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
   const parts: Buffer[] = [];
   for (const [name, value] of form as unknown as Iterable<[string, string | Blob]>) {

@@ -19,10 +19,9 @@
  * A journal that cannot be written is reported once and creates go on without it (a crash then leaves
  * an orphan that `secops drift` lists, never a wrong delete).
  */
-import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { nodeCrypto } from "../client/lazy";
 
 /** What one create recorded before its PUT. */
 export interface CreateIntent {
@@ -45,18 +44,26 @@ interface Stored extends CreateIntent {
   start?: string;
 }
 
-/** This process's token: a pid reused by a later process is not mistaken for this one. */
-const TOKEN = randomBytes(6).toString("hex");
+/**
+ * This process's token: a pid reused by a later process is not mistaken for this one. Made with the
+ * first intent, not at load (node:crypto is loaded with its first use, client/lazy.ts).
+ */
+let token: string | undefined;
+const TOKEN = (): string => (token ??= nodeCrypto().randomBytes(6).toString("hex"));
 
 /** The journal's folder. */
 export function intentDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SECOPS_INTENT_DIR) return env.SECOPS_INTENT_DIR;
-  return join(env.PULUMI_HOME || join(homedir(), ".pulumi"), "secops", "intents");
+  return join(
+    env.PULUMI_HOME || join((require("node:os") as typeof import("node:os")).homedir(), ".pulumi"),
+    "secops",
+    "intents",
+  );
 }
 
 const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
 const ruleKey = (field: string, search: string) =>
-  createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
+  nodeCrypto().createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
 /**
  * When process `pid` started (Linux: clock ticks since boot, from /proc), "zombie" for one that has
@@ -79,7 +86,7 @@ const START = started(process.pid);
 
 /** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
 function alive(pid: number, token: string, start: string | undefined): boolean {
-  if (pid === process.pid) return token === TOKEN;
+  if (pid === process.pid) return token === TOKEN();
   const now = started(pid);
   if (now === "zombie") return false;
   if (now !== undefined && start !== undefined) return now === start;
@@ -130,8 +137,13 @@ export class IntentJournal {
    */
   open(team: string, intent: CreateIntent): OpenIntent {
     const folder = join(this.dir, safe(team), ruleKey(intent.field, intent.search));
-    const file = join(folder, `${process.pid}.${TOKEN}.${++this.#seq}.json`);
-    const stored: Stored = { ...intent, pid: process.pid, token: TOKEN, ...(START ? { start: START } : {}) };
+    const file = join(folder, `${process.pid}.${TOKEN()}.${++this.#seq}.json`);
+    const stored: Stored = {
+      ...intent,
+      pid: process.pid,
+      token: TOKEN(),
+      ...(START ? { start: START } : {}),
+    };
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       replace(file, stored);

@@ -6,12 +6,16 @@
 import { setFlagsFromString } from "node:v8";
 import { main } from "./main";
 
-// V8's top tier (TurboFan) off, before anything has run hot; the interpreter, Sparkplug and (on Node
-// 24+) Maglev stay. The plugin is protocol glue waiting on the engine and the API, and TurboFan's code
-// and the compiler memory it leaves behind cost 14 MB of RSS (9 MB private) per plugin over 6,000
-// calls; without it those calls took 15-22% more CPU (Node 22; issue 22, README "Plugin cost per
-// team", where `npm run bench` measures both). SECOPS_PLUGIN_TURBOFAN=1 keeps it.
-if (process.env.SECOPS_PLUGIN_TURBOFAN !== "1") setFlagsFromString("--no-turbofan");
+// V8's optimizing tiers off, before anything has run hot: TurboFan, and Maglev (on by default from
+// Node 24); the interpreter and Sparkplug stay. The plugin is protocol glue waiting on the engine and
+// the API. TurboFan's code and the compiler memory it leaves behind cost 14 MB of RSS (9 MB private)
+// per plugin over 6,000 calls (Node 22), and Maglev 3 MB of an idle plugin's 55 MB on Node 26, where it
+// already compiles during the start; without them those calls took 15-22% more CPU (issue 22, README
+// "Plugin cost per team", where `npm run bench` measures both). SECOPS_PLUGIN_TURBOFAN=1 keeps both.
+if (process.env.SECOPS_PLUGIN_TURBOFAN !== "1") {
+  setFlagsFromString("--no-turbofan");
+  setFlagsFromString("--no-maglev");
+}
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(`pulumi-resource-secops: ${err instanceof Error ? err.message : String(err)}\n`);
