@@ -3,7 +3,9 @@
  * Part of `npm run build`: bundles the native plugin (dist/native/plugin/run.js and everything it
  * requires) for bin/pulumi-resource-secops, so that starting it resolves no node_modules:
  *   dist/plugin/pulumi-resource-secops.js  what starts: the server, the protocol messages, the RPCs
- *   dist/plugin/secops-vendor.js           zod and ajv, loaded with the first API call
+ *   dist/plugin/secops-zod.js              zod, loaded with the first API call
+ *   dist/plugin/secops-ajv.js              ajv, loaded only for a response schema the small
+ *                                          compiler (client/fast-check.ts) does not handle
  *   dist/plugin/secops-undici.js           undici: the plugin's client sends with Node's HTTP client
  *                                          (transport "node"), so only a FormData body loads it
  * A plugin that is never asked to reach the API never parses or holds them (issue 22: one plugin runs
@@ -25,7 +27,8 @@ const pulumiBase = dirname(require.resolve("@pulumi/pulumi/package.json", { path
 
 /** Packages the plugin needs only to reach the API, by the file beside the bundle that holds them. */
 const LAZY = [
-  ["secops-vendor.js", /^(zod|ajv)(\/|$)/],
+  ["secops-zod.js", /^zod(\/|$)/],
+  ["secops-ajv.js", /^ajv(\/|$)/],
   ["secops-undici.js", /^undici(\/|$)/],
 ];
 const lazyFile = (path) => LAZY.find(([, re]) => re.test(path))?.[0];
