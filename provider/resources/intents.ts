@@ -49,7 +49,7 @@ interface Stored extends CreateIntent {
  * first intent, not at load (node:crypto is loaded with its first use, client/lazy.ts).
  */
 let token: string | undefined;
-const TOKEN = (): string => (token ??= nodeCrypto().randomBytes(6).toString("hex"));
+const processToken = (): string => (token ??= nodeCrypto().randomBytes(6).toString("hex"));
 
 /** The journal's folder. */
 export function intentDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -86,7 +86,7 @@ const START = started(process.pid);
 
 /** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
 function alive(pid: number, token: string, start: string | undefined): boolean {
-  if (pid === process.pid) return token === TOKEN();
+  if (pid === process.pid) return token === processToken();
   const now = started(pid);
   if (now === "zombie") return false;
   if (now !== undefined && start !== undefined) return now === start;
@@ -137,11 +137,11 @@ export class IntentJournal {
    */
   open(team: string, intent: CreateIntent): OpenIntent {
     const folder = join(this.dir, safe(team), ruleKey(intent.field, intent.search));
-    const file = join(folder, `${process.pid}.${TOKEN()}.${++this.#seq}.json`);
+    const file = join(folder, `${process.pid}.${processToken()}.${++this.#seq}.json`);
     const stored: Stored = {
       ...intent,
       pid: process.pid,
-      token: TOKEN(),
+      token: processToken(),
       ...(START ? { start: START } : {}),
     };
     try {

@@ -153,6 +153,19 @@ describe("the plugin's HTTP/2 connection", () => {
     raw.socket.destroy();
   });
 
+  test("a request refused at once is answered in its headers alone, and not reset once complete", async () => {
+    const raw = await Raw.open();
+    // HEADERS with END_STREAM: the request is whole before the plugin answers it (UNIMPLEMENTED).
+    raw.send(frame(HEADERS, 5, 1, encodeFields(request("/pulumirpc.ResourceProvider/Nope"))));
+    const answer = await raw.next((f) => f.type === HEADERS && f.stream === 1);
+    expect(answer?.flags).toBe(5);
+    expect(new HpackDecoder(65536).decode(answer!.payload)).toContainEqual(["grpc-status", "12"]);
+    raw.send(frame(PING, 0, 0, Buffer.from("afterall")));
+    await raw.next((f) => f.type === PING && f.payload.toString() === "afterall");
+    expect(raw.frames.filter((f) => f.type === RST_STREAM)).toEqual([]);
+    raw.socket.destroy();
+  });
+
   const hpack = (block: string) => Buffer.from(block.replace(/\s+/g, ""), "hex");
   const broken: Array<[string, Buffer, number, string]> = [
     [

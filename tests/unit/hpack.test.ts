@@ -38,14 +38,20 @@ describe("HPACK decoding", () => {
 
   test("RFC 7541 C.4: the same requests Huffman-coded", () => {
     const d = new HpackDecoder(65536);
-    expect(d.decode(hex("8286 8441 8cf1 e3c2 e5f2 3a6b a0ab 90f4 ff"))[3]).toEqual([
-      ":authority",
-      "www.example.com",
-    ]);
-    expect(d.decode(hex("8286 84be 5886 a8eb 1064 9cbf"))[4]).toEqual(["cache-control", "no-cache"]);
-    expect(d.decode(hex("8287 85bf 4088 25a8 49e9 5ba9 7d7f 8925 a849 e95b b8e8 b4bf"))[4]).toEqual([
-      "custom-key",
-      "custom-value",
+    const first: Field[] = [
+      [":method", "GET"],
+      [":scheme", "http"],
+      [":path", "/"],
+      [":authority", "www.example.com"],
+    ];
+    expect(d.decode(hex("8286 8441 8cf1 e3c2 e5f2 3a6b a0ab 90f4 ff"))).toEqual(first);
+    expect(d.decode(hex("8286 84be 5886 a8eb 1064 9cbf"))).toEqual([...first, ["cache-control", "no-cache"]]);
+    expect(d.decode(hex("8287 85bf 4088 25a8 49e9 5ba9 7d7f 8925 a849 e95b b8e8 b4bf"))).toEqual([
+      [":method", "GET"],
+      [":scheme", "https"],
+      [":path", "/index.html"],
+      [":authority", "www.example.com"],
+      ["custom-key", "custom-value"],
     ]);
   });
 

@@ -136,7 +136,9 @@ function headerBlock(conn: Connection, id: number, end: boolean, block: Buffer):
     if (end && !stream.done) conn.remoteEnd(stream);
     return;
   }
-  if (!conn.isServer || !idle(conn, id) || id % 2 === 0) {
+  // Only a client opens streams here: odd, and above the last it opened.
+  const opens = conn.isServer && id % 2 === 1 && id > conn.lastPeerStream;
+  if (!opens) {
     if (idle(conn, id))
       throw new H2Error(Code.PROTOCOL_ERROR, `HEADERS on stream ${id}, which the peer cannot open`);
     return; // trailers of a stream this side already closed
@@ -144,6 +146,9 @@ function headerBlock(conn: Connection, id: number, end: boolean, block: Buffer):
   conn.lastPeerStream = id;
   if (conn.goingAway) return void conn.write(Type.RST_STREAM, 0, id, u32(Code.REFUSED_STREAM));
   const opened = conn.open(id);
+  // Marked before the handler sees it: a request refused at once knows it is already complete (and
+  // is not reset after its answer); the handler is told of the end after it is set.
+  opened.remoteEnded = end;
   opened.handler = conn.options.onStream?.(opened, fields) ?? opened.handler;
   if (end && !opened.done) conn.remoteEnd(opened);
 }
