@@ -49,6 +49,12 @@ const COMMON = {
   logLevel: "error",
 };
 
+/** What the plugin bundles for zod/v4/locales/index.cjs: English, the locale zod configures itself. */
+const ZOD_LOCALES = `"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.en = require("./en.cjs").default;
+`;
+
 /**
  * Routes google-protobuf to @pulumi/pulumi's copy and keeps the program SDK out; with `lazy` (a map
  * from file to the names reached), every require of a LAZY package becomes a property of its file,
@@ -64,6 +70,13 @@ function plugin(lazy) {
       build.onResolve({ filter: /^@pulumi\/pulumi(\/|$)/ }, (args) =>
         args.path.startsWith("@pulumi/pulumi/proto/") ? undefined : { path: args.path, external: true },
       );
+      // zod's locales index requires all of its ~60 languages (378 KB of the 743 KB zod file, every
+      // one run when zod loads); the plugin's messages are English, so z.locales holds `en` alone.
+      build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/ }, (args) => ({
+        contents: ZOD_LOCALES,
+        loader: "js",
+        resolveDir: dirname(args.path),
+      }));
       // Only the messages the plugin uses, and what they reach (scripts/trim-pb.js).
       build.onLoad({ filter: /[\\/]@pulumi[\\/]pulumi[\\/]proto[\\/]\w+_pb\.js$/ }, (args) => {
         const keep = KEEP[args.path.split(/[\\/]/).pop()];
