@@ -163,19 +163,26 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** RSS (MB) of the plugin after a GC that gives memory back. */
+/**
+ * RSS (MB) of the plugin after a GC that gives memory back, and two seconds without calls: the plugin
+ * gives its C heap's free pages back from the first second without an API call (native/plugin/trim.ts).
+ */
 async function rssAfterGc(plugin) {
   plugin.child.kill("SIGUSR2");
-  await settle(500);
+  await settle(2_000);
   return memory(plugin.child.pid).rss;
 }
+
+/** How long a plugin is left alone after the load for `leftIdle`: V8's memory reducer, not a signal. */
+const LEFT_IDLE_MS = 25_000;
 
 /**
  * One configured plugin: idle RSS, then after 1,000 creates, then after 5,000 mixed operations (Check,
  * Diff, Create, Read, Update, Delete and Invoke over 500 live rules), each after a GC, and the CPU the
- * plugin used for all of it. `extraEnv` for the plugin (SECOPS_PLUGIN_TURBOFAN=1 keeps V8's TurboFan).
+ * plugin used for all of it. `extraEnv` for the plugin (SECOPS_PLUGIN_TURBOFAN=1 keeps V8's TurboFan);
+ * with `leftIdle`, also its RSS once left alone LEFT_IDLE_MS after the load, no GC forced.
  */
-async function memoryUnderLoad(extraEnv = {}) {
+async function memoryUnderLoad(extraEnv = {}, { leftIdle = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "secops-bench-gc-"));
   const preload = join(dir, "gc-on-signal.js");
   writeFileSync(preload, GC_ON_SIGNAL);
@@ -216,8 +223,10 @@ async function memoryUnderLoad(extraEnv = {}) {
     const afterCreates = await rssAfterGc(plugin);
     ops = 0;
     for (let round = 0; ops < 5000; round++) await mixed(round);
+    if (leftIdle) await settle(LEFT_IDLE_MS);
+    const idleAfter = leftIdle ? memory(plugin.child.pid).rss : undefined;
     const afterMixed = await rssAfterGc(plugin);
-    return { idle, warm, afterCreates, afterMixed, ops, cpu: cpuSeconds(plugin.child.pid) };
+    return { idle, warm, afterCreates, afterMixed, idleAfter, ops, cpu: cpuSeconds(plugin.child.pid) };
   } finally {
     await plugin.close();
     await sim.close();
@@ -226,14 +235,15 @@ async function memoryUnderLoad(extraEnv = {}) {
 }
 
 async function pluginBench(report) {
-  const mem = await memoryUnderLoad();
+  const mem = await memoryUnderLoad({}, { leftIdle: true });
   const turbofan = await memoryUnderLoad({ SECOPS_PLUGIN_TURBOFAN: "1" });
   const ratio = (a, b) => (a / b).toFixed(2);
   report(
     "plugin RSS after a GC: after 1,000 creates / idle, after 5,000 mixed operations / idle",
     `${ratio(mem.afterCreates, mem.idle)}, ${ratio(mem.afterMixed, mem.idle)} (idle ${mem.idle.toFixed(0)} MB, ` +
       `after one of each operation ${mem.warm.toFixed(0)}, after 1,000 creates ${mem.afterCreates.toFixed(0)}, ` +
-      `after ${mem.ops} more ${mem.afterMixed.toFixed(0)})`,
+      `after ${mem.ops} more ${mem.afterMixed.toFixed(0)}; ` +
+      `left idle ${LEFT_IDLE_MS / 1000} s after them with no GC forced ${mem.idleAfter.toFixed(0)})`,
     "<= 1.2 each",
     mem.afterCreates / mem.idle <= 1.2 && mem.afterMixed / mem.idle <= 1.2,
   );

@@ -43,7 +43,11 @@ export class ProviderInstance implements ResourceContext {
   readonly #warned = new Set<string>();
   readonly #impls = new Map<string, ResourceImplementation<Bag, Bag>>();
 
-  constructor(private readonly log: PluginLog) {}
+  /** `onApiUse` runs at each call that needs the API (the plugin's entry times its heap trimming by it). */
+  constructor(
+    private readonly log: PluginLog,
+    private readonly onApiUse: () => void = () => undefined,
+  ) {}
 
   /**
    * Settings from Configure: explicit args, then the engine's `variables`
@@ -74,6 +78,7 @@ export class ProviderInstance implements ResourceContext {
   client(): Promise<SecOpsClient> {
     this.#settings ??= Promise.resolve().then(() => resolveSettings());
     const settings = this.#settings;
+    this.onApiUse();
     this.#client ??= settings.then(
       (s) => new SecOpsClient({ apiKey: s.apiKey, baseUrl: s.baseUrl, transport: "node" }),
     );

@@ -111,10 +111,15 @@ function pluginLog(engineAddress: string | undefined): { log: PluginLog; close()
   return { log, close: () => client.close() };
 }
 
-/** Starts a plugin server on 127.0.0.1 and a free port. */
-export async function startPluginServer(options: { engineAddress?: string } = {}): Promise<PluginServer> {
+/**
+ * Starts a plugin server on 127.0.0.1 and a free port. `onApiUse` runs at each call that needs the
+ * API.
+ */
+export async function startPluginServer(
+  options: { engineAddress?: string; onApiUse?: () => void } = {},
+): Promise<PluginServer> {
   const logger = pluginLog(options.engineAddress);
-  const instance = new ProviderInstance(logger.log);
+  const instance = new ProviderInstance(logger.log, options.onApiUse);
   const server = await serveUnary(service(instance));
   return {
     port: server.port,
