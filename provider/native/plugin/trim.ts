@@ -2,12 +2,12 @@
  * The plugin process gives its C heap's free memory back to the system once its calls stop (issue
  * 22). glibc's malloc returns only the top of its heap: the buffers of a burst of calls (socket reads,
  * HTTP parsers, compiler zones) leave free pages below live ones, which it keeps for good. On Node 26
- * that was 3-6 MB per plugin after 1,000 creates, a third of what the plugin grew under load.
+ * that was 3-6 MB per plugin after 1,000 creates, up to half of what the plugin grew under load.
  * `malloc_trim(0)` gives them back, in about 0.1 ms.
  *
  * When: each second from the first second without an API call to a minute after the last, so that
- * what V8's GCs free in that time (its memory reducer collects an idle heap within about 30 s) is
- * given back too; never during a burst of calls, never in a plugin idle for longer.
+ * what V8's GCs free in that time is given back too (its memory reducer collected an idle plugin's
+ * heap 10-20 s after the last call here); never during a burst of calls, never in a plugin idle longer.
  *
  * How: glibc's `malloc_trim` through `node:ffi` (Node 26, experimental). Where either is missing (Node
  * 22, musl, `--no-experimental-ffi`, the permission model without `--allow-ffi`), or with
