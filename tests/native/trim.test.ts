@@ -44,6 +44,22 @@ describe("when the trims come", () => {
     expect(trims).toBe(63);
   });
 
+  test("a trim that throws ends the trimming, not the process", () => {
+    let calls = 0;
+    const trimmer = heapTrimmer(() => {
+      calls++;
+      throw new Error("ffi changed");
+    });
+    trimmer.touch();
+    expect(() => jest.advanceTimersByTime(5_000)).not.toThrow();
+    expect(calls).toBe(1);
+    expect(trimmer.available).toBe(false);
+    expect(trimmer.trims).toBe(0);
+    expect(jest.getTimerCount()).toBe(0);
+    trimmer.touch(); // later calls start nothing again
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
   test("a trimmer without malloc_trim never starts a timer", () => {
     const prev = process.env.SECOPS_PLUGIN_TRIM;
     process.env.SECOPS_PLUGIN_TRIM = "0";

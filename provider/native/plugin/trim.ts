@@ -64,7 +64,10 @@ export function mallocTrim(): (() => void) | undefined {
   }
 }
 
-/** A trimmer; `trim` defaults to `mallocTrim()`, found at the first `touch`. */
+/**
+ * A trimmer; `trim` defaults to `mallocTrim()`, found at the first `touch`. A trim that throws ends
+ * the trimming (never the process).
+ */
 export function heapTrimmer(trim?: () => void): HeapTrimmer {
   let found: (() => void) | undefined | null = trim ?? null;
   let last = 0;
@@ -81,15 +84,23 @@ export function heapTrimmer(trim?: () => void): HeapTrimmer {
       if (found && !timer) timer = setInterval(tick, TICK_MS).unref();
     },
   };
+  const stop = () => {
+    clearInterval(timer);
+    timer = undefined;
+  };
   const tick = () => {
     const idle = Date.now() - last;
     if (idle < TICK_MS) return; // calls still coming
-    found!();
-    state.trims++;
-    if (idle >= WINDOW_MS) {
-      clearInterval(timer);
-      timer = undefined;
+    try {
+      found!();
+    } catch {
+      // An experimental FFI that changed under us: the plugin serves on, untrimmed, for good.
+      found = undefined;
+      state.available = false;
+      return stop();
     }
+    state.trims++;
+    if (idle >= WINDOW_MS) stop();
   };
   return state;
 }
