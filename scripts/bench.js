@@ -503,7 +503,10 @@ function coldRequireBench() {
   );
 }
 
-/** Runs one part in a fresh `node scripts/bench.js` (its lines printed as they come); counts its misses. */
+/**
+ * Runs one part in a fresh `node scripts/bench.js` (its lines printed as they come); counts its results,
+ * and a child that crashed or reported nothing as a miss.
+ */
 function partInChild(name) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, "scripts", "bench.js")], {
@@ -516,10 +519,12 @@ function partInChild(name) {
       process.stdout.write(c);
     });
     child.on("error", reject);
-    child.on("close", () => {
+    child.on("close", (code) => {
       for (const line of out.split("\n"))
         if (/^(ok {2}|FAIL) /.test(line)) results.push(line.startsWith("ok"));
-      if (!/^(ok {2}|FAIL) /m.test(out)) results.push(false); // it reported nothing: a failure, not a pass
+      // A child that crashed without a FAIL line, or reported nothing, is a miss too.
+      const reported = /^(ok {2}|FAIL) /m.test(out);
+      if (!/^FAIL /m.test(out) && (code !== 0 || !reported)) results.push(false);
       resolve();
     });
   });
