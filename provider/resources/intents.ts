@@ -51,14 +51,13 @@ interface Stored extends CreateIntent {
 let token: string | undefined;
 const processToken = (): string => (token ??= nodeCrypto().randomBytes(6).toString("hex"));
 
+/** The user's home folder; node:os loads only when it is needed (no SECOPS_INTENT_DIR or PULUMI_HOME). */
+const homeDir = (): string => (require("node:os") as typeof import("node:os")).homedir();
+
 /** The journal's folder. */
 export function intentDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SECOPS_INTENT_DIR) return env.SECOPS_INTENT_DIR;
-  return join(
-    env.PULUMI_HOME || join((require("node:os") as typeof import("node:os")).homedir(), ".pulumi"),
-    "secops",
-    "intents",
-  );
+  return join(env.PULUMI_HOME || join(homeDir(), ".pulumi"), "secops", "intents");
 }
 
 const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");

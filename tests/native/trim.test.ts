@@ -2,7 +2,7 @@
  * The plugin gives its C heap's free memory back once API calls stop (provider/native/plugin/trim.ts):
  * when the trims come (fake clock), that glibc's malloc_trim is reached through node:ffi on Node 26
  * and on no earlier Node, that node:ffi's experimental warning never reaches the plugin's stderr (the
- * engine shows it to the user), and that a plugin keeps serving after trimming.
+ * engine shows it to the user), and that a plugin keeps serving past its trim ticks.
  */
 import { writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -92,9 +92,11 @@ setTimeout(() => {}, 2_400);
   test(`${FFI ? "found and run" : "absent"} on Node ${NODE_MAJOR}; no warning on stderr`, async () => {
     const ran = await run(probe, []);
     expect(ran.code).toBe(0);
-    expect(JSON.parse(ran.stdout)).toEqual(
-      FFI ? { available: true, trims: 2 } : { available: false, trims: 0 },
-    );
+    const { available, trims } = JSON.parse(ran.stdout) as { available: boolean; trims: number };
+    expect(available).toBe(FFI);
+    // Ticks at 1 s and 2 s after the call; on a loaded machine the second may come after the probe reads.
+    if (FFI) expect([1, 2]).toContain(trims);
+    else expect(trims).toBe(0);
     expect(ran.stderr).toBe("");
   });
 
@@ -105,7 +107,7 @@ setTimeout(() => {}, 2_400);
   });
 });
 
-test("a plugin that trimmed keeps serving and writes nothing of it to stderr", async () => {
+test("a plugin two trim ticks after an API call (it trims on Node 26) serves on, with nothing on stderr", async () => {
   built("plugin/pulumi-resource-secops.js");
   const sim = await createSimulator({ seed: 7 });
   const plugin = await NativePluginProcess.start();
