@@ -9,11 +9,9 @@
  * whose shapes collide, keep their own. The result is about 1.5 KB (`npm run bench` prints it).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { quietPulumiFfiScan } from "./quiet-ffi";
 
 /** Builds the shim for the implementation module `m` (which exports `provider`). */
 export function shim(m: string): pulumi.dynamic.ResourceProvider {
-  quietPulumiFfiScan(); // before Pulumi serializes it (see quiet-ffi.ts)
   const p = (...a: unknown[]) => require(m).provider.route(...a);
   return {
     configure: p,

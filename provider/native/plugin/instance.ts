@@ -43,11 +43,7 @@ export class ProviderInstance implements ResourceContext {
   readonly #warned = new Set<string>();
   readonly #impls = new Map<string, ResourceImplementation<Bag, Bag>>();
 
-  /** `onApiUse` runs at each call that needs the API (the plugin's entry times its heap trimming by it). */
-  constructor(
-    private readonly log: PluginLog,
-    private readonly onApiUse: () => void = () => undefined,
-  ) {}
+  constructor(private readonly log: PluginLog) {}
 
   /**
    * Settings from Configure: explicit args, then the engine's `variables`
@@ -71,17 +67,11 @@ export class ProviderInstance implements ResourceContext {
     if (old) void old.then((c) => c.close()).catch(() => undefined);
   }
 
-  /**
-   * This instance's client (created on first use, validated then). It sends with Node's HTTP client:
-   * undici's would add 25 MB to every team's plugin process for good (issue 22).
-   */
+  /** This instance's client (created on first use, validated then). */
   client(): Promise<SecOpsClient> {
     this.#settings ??= Promise.resolve().then(() => resolveSettings());
     const settings = this.#settings;
-    this.onApiUse();
-    this.#client ??= settings.then(
-      (s) => new SecOpsClient({ apiKey: s.apiKey, baseUrl: s.baseUrl, transport: "node" }),
-    );
+    this.#client ??= settings.then((s) => new SecOpsClient({ apiKey: s.apiKey, baseUrl: s.baseUrl }));
     return this.#client;
   }
 
