@@ -8,9 +8,10 @@ import type { z } from "zod";
 import { ErrorCodes, SecOpsInputError, SecOpsResponseError, isSecOpsError } from "./errors";
 import { HttpTransport, type RequestSpec } from "./http";
 import { toSettings, type SecOpsClientOptions } from "./options";
-import type { CsvExportOptions, CsvExportToFileOptions } from "./csv-export";
 import { multipart, names, paging, routes } from "./routes";
 import {
+  type CsvExportOptions,
+  type CsvExportToFileOptions,
   type Detection,
   type DirectoryUser,
   type DirectoryUserUpdate,
@@ -21,7 +22,7 @@ import {
   type SortDirection,
   type TimelineComment,
 } from "./types";
-import { csvExport, undiciFormData, validation as V } from "./lazy";
+import { csvExport, undici, validation as V } from "./lazy";
 
 /** A file attached to a timeline comment. */
 export interface CommentFile {
@@ -116,7 +117,7 @@ export class SecOpsClient {
     if (e.content === undefined && e.files === undefined)
       throw new SecOpsInputError("edit", "set content, files or both");
     const form = () => {
-      const fd = new (undiciFormData())();
+      const fd = new (undici().FormData)();
       if (e.content !== undefined) fd.append(multipart.content, e.content);
       if (e.files !== undefined) {
         fd.append(multipart.filesManifest, JSON.stringify(e.files.map((f) => f.filename)));

@@ -9,18 +9,9 @@ import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { SecOpsError, SecOpsInputError, SecOpsNetworkError } from "./errors";
 import { routes } from "./routes";
-import { validation } from "./lazy";
+import { idSchema, parseInput } from "./schemas";
+import type { CsvExportOptions, CsvExportToFileOptions } from "./types";
 
-/** Options of {@link SecOpsClient.exportCasesCsv}. */
-export interface CsvExportOptions {
-  /** Overall deadline of the download in milliseconds (default: none; the idle timeout still applies). */
-  deadlineMs?: number;
-}
-/** Options of {@link SecOpsClient.exportCasesCsvToFile}. */
-export interface CsvExportToFileOptions extends CsvExportOptions {
-  /** Called with the bytes written so far after each chunk. */
-  onProgress?: (bytes: number) => void;
-}
 /** Fails before any request when the folder that would hold `path` does not exist or is not a folder. */
 async function checkFolder(path: string): Promise<void> {
   const folder = dirname(resolve(path));
@@ -34,7 +25,7 @@ export async function exportToFile(
   options: CsvExportToFileOptions | ((bytes: number) => void),
   open: (options: CsvExportOptions) => Promise<Readable>,
 ): Promise<{ bytes: number }> {
-  validation().parseInput(validation().idSchema, path, "path");
+  parseInput(idSchema, path, "path");
   // A bare function is the progress callback (the 0.1 signature).
   const { onProgress, ...rest } = typeof options === "function" ? { onProgress: options } : options;
   if (onProgress !== undefined && typeof onProgress !== "function")

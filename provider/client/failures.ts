@@ -32,11 +32,23 @@ export interface FailedAnswer {
   done: () => void;
 }
 
-/** Reads a failed response's body (small, lenient) into the error the caller sees. */
+/** What a 404 or 405 says about the route itself (routes.ts `missingRoute`). */
+export type MissingRoute = (
+  method: string,
+  path: string,
+  status: number,
+  apiMessage: string | undefined,
+) => "wrong-base-url" | "unsupported" | undefined;
+
+/**
+ * Reads a failed response's body (small, lenient) into the error the caller sees. `origin` is the
+ * base URL, named when the answer shows it is wrong.
+ */
 export async function failureOf(
   spec: FailedRequest,
   res: FailedAnswer,
-  unknownRoute: (apiMessage: string | undefined) => boolean,
+  missingRoute: MissingRoute,
+  origin: string,
 ): Promise<SecOpsError> {
   let text: string;
   try {
@@ -48,7 +60,15 @@ export async function failureOf(
   const retryAfter = parseRetryAfter(res.headers["retry-after"]);
   const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
   const details = { status: res.status, method: spec.method, path: spec.path, apiMessage: body?.message };
-  if ((res.status === 404 || res.status === 405) && unknownRoute(body?.message)) {
+  const missing = missingRoute(spec.method, spec.path, res.status, body?.message);
+  // A route the spec shows exists on every SecOps API: whatever answered is not one (issue 32).
+  if (missing === "wrong-base-url")
+    return new SecOpsApiError(
+      ErrorCodes.UNEXPECTED_STATUS,
+      `${spec.method} ${origin}${spec.path} answered ${res.status}: the base URL ${origin} is wrong (no SecOps API there); check baseUrl`,
+      details,
+    );
+  if (missing === "unsupported") {
     return new SecOpsApiError(
       ErrorCodes.UNSUPPORTED,
       `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see the README's assumptions table): ${body?.message}`,
@@ -94,16 +114,12 @@ export function transportError(spec: FailedRequest, err: unknown, timeoutMs: num
   return new SecOpsNetworkError(`${spec.method} ${spec.path} failed: ${what}`, details);
 }
 
-/** The abort reason used for our own timeout, so it can be told apart from other aborts. */
-export class TimeoutSignal extends Error {
-  constructor() {
-    super("request timed out");
-    this.name = "TimeoutSignal";
-  }
-}
-
+/**
+ * True for a timeout: the attempt's `AbortSignal.timeout` fired (its reason, a DOMException named
+ * TimeoutError, is what undici rejects with), or one of undici's own timeouts.
+ */
 function isTimeout(err: unknown): boolean {
-  if (err instanceof TimeoutSignal) return true;
+  if (err instanceof DOMException && err.name === "TimeoutError") return true;
   const code = (err as { code?: string })?.code;
   return (
     code === "UND_ERR_HEADERS_TIMEOUT" ||

@@ -1,16 +1,16 @@
 /**
  * The undici transport: keep-alive connections in a bounded pool, a per-attempt timeout that covers
  * waiting for a slot, a concurrency budget shared by every call of one client, one retry loop with
- * backoff that honours Retry-After, and redaction. Nothing here knows the API's operations.
+ * backoff that honours Retry-After, and redaction. Nothing here knows the API's operations. undici
+ * comes through its public entry, or is the caller's own `Dispatcher` (a MockAgent, a proxy agent).
  */
 import { PassThrough, type Readable } from "node:stream";
 import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
 import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
 import { SecOpsTimeoutError } from "./errors";
-import { Deadlines } from "./deadlines";
-import { TimeoutSignal, ambiguous, errName, failureOf, transportError } from "./failures";
-import { nodeCrypto, nodeHttpDispatcher, undiciAgent } from "./lazy";
+import { ambiguous, errName, failureOf, transportError, type MissingRoute } from "./failures";
+import { nodeCrypto, undici } from "./lazy";
 import { logger, type Log } from "./log";
 import {
   Budget,
@@ -28,15 +28,13 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Transport settings (validated by SecOpsClient). */
 export interface HttpSettings {
+  /** The base URL's origin (options.ts refuses a base URL with a path). */
   origin: string;
-  basePath: string;
   apiKey: string;
   timeoutMs: number;
   maxRetries: number;
   maxConcurrency: number;
   dispatcher?: Dispatcher;
-  /** Which sender the transport makes when no dispatcher is given (options.ts). */
-  transport: "undici" | "node";
   userAgent?: string;
   /** Largest JSON body accepted, in bytes. */
   maxResponseBytes: number;
@@ -46,10 +44,10 @@ export interface HttpSettings {
   backoffBaseMs: number;
   backoffCapMs: number;
   /**
-   * Whether an API message on a 404/405 says the route itself is unknown (an assumption the client
-   * supplies: the transport knows no routes).
+   * What a 404/405 says about the route itself: the base URL is wrong, or an assumed route is
+   * missing (routes.ts supplies it: the transport knows no routes).
    */
-  isUnknownRoute: (apiMessage: string | undefined) => boolean;
+  missingRoute: MissingRoute;
 }
 
 /** One request. `idempotent` says whether it may be re-sent after it possibly reached the server. */
@@ -72,9 +70,7 @@ interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData["body"];
-  /** Drops the attempt's deadline (a stream keeps only the idle timeout). */
-  clearTimer: () => void;
-  /** Gives back the slot and drops the deadline (idempotent). */
+  /** Gives back the slot (idempotent). */
   done: () => void;
 }
 
@@ -89,7 +85,6 @@ export class HttpTransport {
   readonly #budget: Budget;
   readonly #userAgent: string;
   readonly #log: Log | undefined;
-  readonly #deadlines = new Deadlines();
   #closed = false;
 
   constructor(settings: HttpSettings) {
@@ -98,13 +93,9 @@ export class HttpTransport {
     this.#settings = rest;
     this.#ownsDispatcher = dispatcher === undefined;
     // Keep-alive with at most maxConcurrency sockets per origin: 1,000 concurrent creates reuse them.
-    const pool = { connections: settings.maxConcurrency, keepAliveTimeout: 10_000 };
     this.#dispatcher =
       dispatcher ??
-      (settings.transport === "node"
-        ? // The part of a Dispatcher this transport uses: request, close, destroy (node-http.ts).
-          (new (nodeHttpDispatcher())(pool) as unknown as Dispatcher)
-        : new (undiciAgent())({ ...pool, pipelining: 1 }));
+      new (undici().Agent)({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
     this.#budget = new Budget(settings.maxConcurrency);
     this.#userAgent = `pulumi-secops/${VERSION}${settings.userAgent ? ` ${settings.userAgent}` : ""}`;
     this.#log = logger();
@@ -142,27 +133,29 @@ export class HttpTransport {
    */
   stream(spec: RequestSpec, deadlineMs?: number): Promise<Readable> {
     const started = Date.now();
-    return this.call(spec, async (res) => {
-      res.clearTimer();
-      const body = res.body as unknown as Readable;
-      const out = new PassThrough();
-      const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
-      const deadline =
-        left === undefined
-          ? undefined
-          : setTimeout(() => {
-              const what = `${spec.method} ${spec.path}: the download did not finish within ${deadlineMs} ms`;
-              out.destroy(new SecOpsTimeoutError(what, { method: spec.method, path: spec.path }));
-            }, left);
-      body.on("error", (err) => out.destroy(transportError(spec, err, this.#settings.timeoutMs)));
-      out.once("close", () => {
-        clearTimeout(deadline);
-        body.destroy();
-        res.done();
-      });
-      body.pipe(out);
-      return out;
+    return this.call(spec, async (res) => this.piped(spec, res, started, deadlineMs), true);
+  }
+
+  /** A streamed answer's body, ending with an error when `deadlineMs` from `started` has passed. */
+  private piped(spec: RequestSpec, res: Attempt, started: number, deadlineMs?: number): Readable {
+    const body = res.body as unknown as Readable;
+    const out = new PassThrough();
+    const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
+    const deadline =
+      left === undefined
+        ? undefined
+        : setTimeout(() => {
+            const what = `${spec.method} ${spec.path}: the download did not finish within ${deadlineMs} ms`;
+            out.destroy(new SecOpsTimeoutError(what, { method: spec.method, path: spec.path }));
+          }, left);
+    body.on("error", (err) => out.destroy(transportError(spec, err, this.#settings.timeoutMs)));
+    out.once("close", () => {
+      clearTimeout(deadline);
+      body.destroy();
+      res.done();
     });
+    body.pipe(out);
+    return out;
   }
 
   /** Closes the connection pool if this transport created it. A second call resolves too. */
@@ -182,8 +175,15 @@ export class HttpTransport {
     if (owned) await this.#dispatcher.destroy();
   }
 
-  /** The one retry loop: attempts until `onSuccess` returns, a failure is final, or the budget is spent. */
-  private async call<T>(spec: RequestSpec, onSuccess: (res: Attempt) => Promise<T>): Promise<T> {
+  /**
+   * The one retry loop: attempts until `onSuccess` returns, a failure is final, or the budget is spent.
+   * `streaming`: the body is handed on as a stream (see {@link HttpTransport.attempt}).
+   */
+  private async call<T>(
+    spec: RequestSpec,
+    onSuccess: (res: Attempt) => Promise<T>,
+    streaming = false,
+  ): Promise<T> {
     const attempts = this.#settings.maxRetries + 1;
     const backoff = (attempt: number) =>
       backoffMs(attempt, this.#settings.backoffBaseMs, this.#settings.backoffCapMs);
@@ -193,7 +193,7 @@ export class HttpTransport {
       const started = Date.now();
       let res: Attempt;
       try {
-        res = await this.attempt(spec, requestId);
+        res = await this.attempt(spec, requestId, streaming);
       } catch (err) {
         this.#log?.(spec.method, spec.path, errName(err), attempt, Date.now() - started);
         if (err instanceof SlotTimeout) throw transportError(spec, err, this.#settings.timeoutMs);
@@ -215,7 +215,7 @@ export class HttpTransport {
           continue;
         }
       }
-      const failure = await failureOf(spec, res, this.#settings.isUnknownRoute);
+      const failure = await failureOf(spec, res, this.#settings.missingRoute, this.#settings.origin);
       // Any 5xx to a non-idempotent write may come after the server (or the upstream behind a
       // gateway) applied it: the caller reconciles; it is never re-sent blindly.
       if (!spec.idempotent && res.status >= 500) throw ambiguous(spec, failure.message, failure);
@@ -229,20 +229,16 @@ export class HttpTransport {
   }
 
   /**
-   * One attempt: waits for a slot and the answer (headers and a JSON body), together within timeoutMs:
-   * under 10 s checked by the transport's one deadline timer (deadlines.ts), from 10 s by undici's own
-   * headers and body timeouts (see Deadlines.forAttempt). A stream drops the deadline once the
-   * headers are in and keeps the idle timeout (undici's body timeout).
+   * One attempt: waits for a slot and the answer (headers and a JSON body), together within timeoutMs,
+   * by an `AbortSignal.timeout` for what is left after the wait (exact, and it covers the body too).
+   * A stream cannot drop such a signal once its headers are in, so it is given none: undici's own
+   * headers timeout bounds the wait for the answer (it may fire up to a second late from 1 s on), and
+   * its body timeout bounds each gap in the body (the idle timeout).
    */
-  private async attempt(spec: RequestSpec, requestId: string): Promise<Attempt> {
+  private async attempt(spec: RequestSpec, requestId: string, streaming: boolean): Promise<Attempt> {
     const started = Date.now();
     const release = this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs));
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
-    const deadline = this.#deadlines.forAttempt(started, this.#settings.timeoutMs, timedOut);
-    const done = () => {
-      deadline.clear();
-      release();
-    };
     try {
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
@@ -259,23 +255,17 @@ export class HttpTransport {
       }
       const res = await this.#dispatcher.request({
         origin: this.#settings.origin,
-        path: this.#settings.basePath + spec.path + queryString(spec.query),
+        path: spec.path + queryString(spec.query),
         method: spec.method,
         headers,
         body,
-        signal: deadline.signal,
-        headersTimeout: deadline.signal ? left + 1_000 : left, // with our deadline: a backstop
+        signal: streaming ? undefined : AbortSignal.timeout(left),
+        headersTimeout: left,
         bodyTimeout: this.#settings.timeoutMs,
       });
-      return {
-        status: res.statusCode,
-        headers: res.headers,
-        body: res.body,
-        clearTimer: deadline.clear,
-        done,
-      };
+      return { status: res.statusCode, headers: res.headers, body: res.body, done: release };
     } catch (err) {
-      done();
+      release();
       throw err;
     }
   }
@@ -288,5 +278,3 @@ function queryString(query: RequestSpec["query"]): string {
   const s = params.toString();
   return s ? `?${s}` : "";
 }
-
-const timedOut = () => new TimeoutSignal();

@@ -4,7 +4,6 @@
  */
 export { SecOpsClient, type CommentFile, type TimelineCommentEdit } from "./client";
 export type { SecOpsClientOptions } from "./options";
-export type { CsvExportOptions, CsvExportToFileOptions } from "./csv-export";
 export {
   ErrorCodes,
   SecOpsAmbiguousError,
@@ -31,6 +30,8 @@ export {
   SORT_DIRECTIONS,
   type Artifact,
   type Attachment,
+  type CsvExportOptions,
+  type CsvExportToFileOptions,
   type ChatOpsAction,
   type ClusterMember,
   type ContainmentAction,

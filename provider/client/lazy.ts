@@ -1,16 +1,14 @@
 /**
  * Modules loaded on first use, so `require("pulumi-secops")` costs little more than @pulumi/pulumi
- * itself: zod and the schemas (validation) and undici (the transport) load with the first request.
+ * itself: zod and the schemas (validation) and undici (the transport) load with the first client or
+ * request. Every module typed here sits below this one (none of them imports it): no import circle.
  */
 import type * as Validation from "./validate";
-import type { Agent, FormData } from "undici";
-import type { NodeHttpDispatcher } from "./node-http";
+import type * as Undici from "undici";
 import type * as CsvExport from "./csv-export";
 
 let validationModule: typeof Validation | undefined;
-let agentClass: typeof Agent | undefined;
-let formDataClass: typeof FormData | undefined;
-let nodeDispatcherClass: typeof NodeHttpDispatcher | undefined;
+let undiciModule: typeof Undici | undefined;
 let cryptoModule: typeof import("node:crypto") | undefined;
 let csvExportModule: typeof CsvExport | undefined;
 
@@ -19,40 +17,9 @@ export function validation(): typeof Validation {
   return (validationModule ??= require("./validate") as typeof Validation);
 }
 
-/**
- * undici's Agent, loaded alone: undici's index also loads fetch, WebSocket, EventSource, the mock agent
- * and the caches, 5.3 MB of heap where the Agent and its request API need 2 (issue 22: a plugin runs
- * per team). The paths are undici's own files (the package has no exports map), and the request API is
- * put on the dispatchers' prototype as undici's index does (once; the index does the same if loaded).
- * Should a later undici move them, its index is the fallback.
- */
-export function undiciAgent(): typeof Agent {
-  if (agentClass) return agentClass;
-  try {
-    const dispatcher = require("undici/lib/dispatcher/dispatcher") as { prototype: object };
-    if (!("request" in dispatcher.prototype)) Object.assign(dispatcher.prototype, require("undici/lib/api"));
-    agentClass = require("undici/lib/dispatcher/agent") as typeof Agent;
-  } catch {
-    agentClass = (require("undici") as { Agent: typeof Agent }).Agent;
-  }
-  return agentClass;
-}
-
-/** undici's FormData (multipart comment edits), loaded alone as {@link undiciAgent} is. */
-export function undiciFormData(): typeof FormData {
-  if (formDataClass) return formDataClass;
-  try {
-    formDataClass = (require("undici/lib/web/fetch/formdata") as { FormData: typeof FormData }).FormData;
-  } catch {
-    formDataClass = (require("undici") as { FormData: typeof FormData }).FormData;
-  }
-  return formDataClass;
-}
-
-/** The `transport: "node"` sender (node-http.ts): no undici module is loaded for it. */
-export function nodeHttpDispatcher(): typeof NodeHttpDispatcher {
-  return (nodeDispatcherClass ??= (require("./node-http") as typeof import("./node-http"))
-    .NodeHttpDispatcher);
+/** undici, through its public entry (Agent, FormData), loaded with the first client. */
+export function undici(): typeof Undici {
+  return (undiciModule ??= require("undici") as typeof Undici);
 }
 
 /**

@@ -2,13 +2,16 @@
 import type { Dispatcher } from "undici";
 import { SecOpsConfigError, registerSecret } from "./errors";
 import type { HttpSettings } from "./http";
-import { unknownRoute } from "./routes";
+import { missingRoute } from "./routes";
 
 /** Options of {@link SecOpsClient}. */
 export interface SecOpsClientOptions {
   /** Team API key. Sent as `Authorization: Bearer <key>`; never logged, never in an error. */
   apiKey: string;
-  /** Base URL of the API, e.g. `https://api.example.com`. Must be https unless the host is loopback. */
+  /**
+   * Base URL of the API: its origin, e.g. `https://api.example.com` (no path: the client adds
+   * `/v1/...` itself). Must be https unless the host is loopback (localhost, 127.0.0.1, ::1).
+   */
   baseUrl: string;
   /** Per-request timeout in milliseconds (headers and whole body). Default 30000. */
   timeoutMs?: number;
@@ -18,12 +21,6 @@ export interface SecOpsClientOptions {
   maxConcurrency?: number;
   /** An undici dispatcher to send through (a MockAgent, a proxy agent). The client never closes it. */
   dispatcher?: Dispatcher;
-  /**
-   * What sends the requests: `"undici"` (the default; the least CPU per request) or `"node"` (Node's
-   * own HTTP client: about 25 MB less memory in a process, as undici's WebAssembly parser is never
-   * loaded, and more CPU per request). The native plugin uses `"node"`. Not with `dispatcher`.
-   */
-  transport?: "undici" | "node";
   /** Appended to the `User-Agent` header after `pulumi-secops/<version>`. */
   userAgent?: string;
   /** Largest JSON response accepted, in bytes. Default 64 MiB. */
@@ -50,7 +47,6 @@ const KNOWN_OPTIONS = [
   "maxRetries",
   "maxConcurrency",
   "dispatcher",
-  "transport",
   "userAgent",
   "maxResponseBytes",
   "maxRetryAfterMs",
@@ -108,19 +104,6 @@ function int(value: number | undefined, fallback: number, name: string, min: num
   return v;
 }
 
-/** What sends the requests: an injected dispatcher, or the transport named (undici by default). */
-function sender(options: SecOpsClientOptions): Pick<HttpSettings, "dispatcher" | "transport"> {
-  const { transport = "undici", dispatcher } = options;
-  if (transport !== "undici" && transport !== "node")
-    throw new SecOpsConfigError('transport must be "undici" or "node"', "transport");
-  if (dispatcher !== undefined && options.transport !== undefined)
-    throw new SecOpsConfigError(
-      "transport and dispatcher are exclusive: a dispatcher is the transport",
-      "transport",
-    );
-  return { dispatcher, transport };
-}
-
 /** Validates the options and turns them into transport settings. */
 export function toSettings(options: SecOpsClientOptions): HttpSettings {
   if (options === null || typeof options !== "object")
@@ -147,36 +130,59 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
       "userAgent must be a string without control characters or line breaks",
       "userAgent",
     );
-  if (typeof baseUrl !== "string") throw new SecOpsConfigError("baseUrl must be a URL string", "baseUrl");
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    // Not echoed: a malformed URL may still carry credentials.
-    throw new SecOpsConfigError("baseUrl is not a valid URL", "baseUrl");
-  }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
-    throw new SecOpsConfigError(
-      "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
-      "baseUrl",
-    );
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new SecOpsConfigError("baseUrl must not contain credentials, a query or a fragment", "baseUrl");
-  }
+  const origin = checkBaseUrl(baseUrl);
   return {
-    origin: url.origin,
-    basePath: url.pathname.replace(/\/+$/, ""),
+    origin,
     apiKey,
     timeoutMs: int(options.timeoutMs, 30_000, "timeoutMs", 1, 3_600_000),
     maxRetries: int(options.maxRetries, 4, "maxRetries", 0, 20),
     maxConcurrency: int(options.maxConcurrency, 8, "maxConcurrency", 1, 1024),
-    ...sender(options),
+    dispatcher: options.dispatcher,
     userAgent: options.userAgent,
     maxResponseBytes: int(options.maxResponseBytes, 64 * 1024 * 1024, "maxResponseBytes", 1024, 2 ** 31 - 1),
     maxRetryAfterMs: int(options.maxRetryAfterMs, 60_000, "maxRetryAfterMs", 0, 3_600_000),
     backoffBaseMs: int(options.retryBaseDelayMs, 200, "retryBaseDelayMs", 0, 60_000),
     backoffCapMs: int(options.retryMaxDelayMs, 10_000, "retryMaxDelayMs", 0, 600_000),
-    isUnknownRoute: unknownRoute,
+    missingRoute,
   };
+}
+
+/** What a wrong baseUrl is told to look like. */
+const BASE_URL_FORM = "baseUrl must be an absolute https URL such as https://api.example.com";
+
+/** The value as given, quoted for a message; a value that may carry credentials is not shown. */
+function shown(value: unknown): string {
+  if (typeof value !== "string")
+    return value === undefined || value === null ? String(value) : `a ${typeof value}`;
+  if (value.includes("@")) return "a value with an @ (not shown: it may hold credentials)";
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
+}
+
+/**
+ * Checks the base URL and returns its origin, the only part the client uses: an absolute http(s) URL
+ * (https unless the host is loopback), without credentials, query, fragment or path. A path is
+ * refused rather than kept: every route would be wrong (issue 32).
+ */
+function checkBaseUrl(baseUrl: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof baseUrl === "string" ? new URL(baseUrl) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || !url.hostname)
+    throw new SecOpsConfigError(`${BASE_URL_FORM} (got ${shown(baseUrl)})`, "baseUrl");
+  if (url.protocol !== "https:" && !isLoopback(url.hostname))
+    throw new SecOpsConfigError(
+      "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
+      "baseUrl",
+    );
+  if (url.username || url.password || url.search || url.hash)
+    throw new SecOpsConfigError("baseUrl must not contain credentials, a query or a fragment", "baseUrl");
+  if (url.pathname !== "/")
+    throw new SecOpsConfigError(
+      `baseUrl must not have a path (got ${shown(baseUrl)}): every route would be wrong; use ${url.origin}`,
+      "baseUrl",
+    );
+  return url.origin;
 }

@@ -69,6 +69,45 @@ export function unknownRoute(apiMessage: string | undefined): boolean {
 }
 const UNKNOWN_ROUTE = new RegExp(assumed("unknown-route").pattern);
 
+/** The operations the API spec shows (method and path template): they exist on every SecOps API. */
+export const SPEC_ROUTES: readonly { method: string; path: string }[] = [
+  { method: "GET", path: "/v1/auth/me" },
+  { method: "PATCH", path: "/v1/directory/{id}" },
+  { method: "POST", path: "/v1/integration/count" },
+  { method: "PATCH", path: "/v1/timeline/comments/{id}" },
+  { method: "PUT", path: "/endpoint/hva/automation" },
+  { method: "PATCH", path: "/endpoint/hva/automation/{id}" },
+  { method: "GET", path: "/v1/cases/{id}/threat-indicators" },
+  { method: "POST", path: "/v1/cases/export/csv" },
+];
+
+const SPEC_PATTERNS = SPEC_ROUTES.map((r) => ({
+  method: r.method,
+  /** A template without a parameter names no object: a 404 there can only mean "no such route". */
+  fixed: !r.path.includes("{"),
+  re: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+}));
+
+/**
+ * What a 404 or 405 says about the route itself rather than an object: `"wrong-base-url"` when the
+ * route is one the spec shows (it exists on every SecOps API, so whatever answered is not one: `GET
+ * /v1/auth/me` answered 404, or any spec route answered "Cannot PATCH /..."), `"unsupported"` when an
+ * assumed route is unknown to this API (strict-spec), undefined when the answer is about an object.
+ */
+export function missingRoute(
+  method: string,
+  path: string,
+  status: number,
+  apiMessage: string | undefined,
+): "wrong-base-url" | "unsupported" | undefined {
+  if (status !== 404 && status !== 405) return undefined;
+  const bare = path.split("?")[0];
+  const spec = SPEC_PATTERNS.find((r) => r.method === method && r.re.test(bare));
+  const unknown = unknownRoute(apiMessage);
+  if (spec && (spec.fixed || unknown)) return "wrong-base-url";
+  return unknown ? "unsupported" : undefined;
+}
+
 /**
  * Multipart layout of PATCH /v1/timeline/comments/{id}. The spec lists `content` (text part), `files`
  * (text part) and `files.items` (file parts) and hides the meaning of the `files` part.

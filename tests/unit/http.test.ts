@@ -1,18 +1,16 @@
-/**
- * The HTTP layer: error codes by cause, retries, Retry-After, ambiguity, timeouts, limits, rules. With
- * the default sender (undici) here, and again with `transport: "node"` by http-node.test.ts.
- */
+/** The HTTP layer (undici): error codes by cause, retries, Retry-After, ambiguity, timeouts, limits, rules. */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { SecOpsClient } from "pulumi-secops";
 import { startRecorder, type Recorder } from "../helpers/recorder";
-import { testTransport } from "../helpers/transport";
 
 const KEY = "http-test-key-9f8e7d6c5b4a";
 let rec: Recorder;
-const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5, ...testTransport() };
+const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
 /** Clients of the current test, closed after it even when it fails. */
 const clients: SecOpsClient[] = [];
+/** What the current test leaves to clean up, run after it even when it fails. */
+const after: Array<() => Promise<void>> = [];
 const mk = (extra: Record<string, unknown> = {}) => {
   const c = new SecOpsClient({ apiKey: KEY, baseUrl: rec.url, ...fast, ...extra });
   clients.push(c);
@@ -26,6 +24,7 @@ beforeEach(async () => {
 afterEach(async () => {
   jest.useRealTimers();
   await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(after.splice(0).map((f) => f()));
   await rec.close();
 });
 
@@ -224,18 +223,52 @@ test("timeouts: SECOPS_TIMEOUT for a read", async () => {
   await c.close();
 });
 
-test("timeouts of 10 s or more (the default path) are enforced by the sender's timers, at most a second late", async () => {
-  const c = mk({ timeoutMs: 10_000, maxRetries: 0 });
-  rec.reply({ status: 200, json: rule, delayMs: 14_000 });
-  const started = Date.now();
-  await expect(c.getHvaRule("r1")).rejects.toMatchObject({
-    code: "SECOPS_TIMEOUT",
-    message: "GET /endpoint/hva/automation/r1: timed out after 10000 ms",
+test("each attempt's deadline is an AbortSignal.timeout of what is left of timeoutMs; when it fires, SECOPS_TIMEOUT", async () => {
+  // No wall clock: the signal the client makes is swapped for one the test fires (issue 36).
+  const fired: AbortController[] = [];
+  const asked: number[] = [];
+  const timeout = jest.spyOn(AbortSignal, "timeout").mockImplementation((ms: number) => {
+    asked.push(ms);
+    fired.push(new AbortController());
+    return fired.at(-1)!.signal;
   });
-  const took = Date.now() - started;
-  expect(took).toBeGreaterThanOrEqual(10_000);
-  expect(took).toBeLessThan(11_500);
-}, 30_000);
+  try {
+    // A server that never answers (and holds no timer): only the deadline can end the call.
+    let seen = 0;
+    const silent = createServer(() => seen++);
+    await new Promise<void>((d) => silent.listen(0, "127.0.0.1", d));
+    after.push(async () => {
+      silent.closeAllConnections();
+      await new Promise((d) => silent.close(d));
+    });
+    const baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const c = mk({ baseUrl, timeoutMs: 10_000, maxRetries: 0 });
+    const call = c.getHvaRule("r1");
+    await until(() => seen === 1);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toBeGreaterThan(0);
+    expect(asked[0]).toBeLessThanOrEqual(10_000);
+    fired[0].abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    await expect(call).rejects.toMatchObject({
+      code: "SECOPS_TIMEOUT",
+      message: "GET /endpoint/hva/automation/r1: timed out after 10000 ms",
+    });
+  } finally {
+    timeout.mockRestore();
+  }
+});
+
+test("an abort that is not the deadline is a network failure, not a timeout", async () => {
+  const timeout = jest.spyOn(AbortSignal, "timeout").mockImplementation(() => AbortSignal.abort());
+  try {
+    await expect(mk({ maxRetries: 0 }).getHvaRule("r1")).rejects.toMatchObject({
+      code: "SECOPS_NETWORK",
+      message: expect.stringMatching(/^GET \/endpoint\/hva\/automation\/r1 failed: .*abort/i),
+    });
+  } finally {
+    timeout.mockRestore();
+  }
+});
 
 test("timeouts: a timed-out PUT is ambiguous, not re-sent", async () => {
   const c = mk({ timeoutMs: 100 });
@@ -296,7 +329,6 @@ test("the concurrency budget bounds requests in flight and sockets", async () =>
   srv.on("connection", () => sockets++);
   await new Promise<void>((d) => srv.listen(0, "127.0.0.1", d));
   const c2 = new SecOpsClient({
-    ...testTransport(),
     apiKey: KEY,
     baseUrl: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
     maxConcurrency: 3,
@@ -342,8 +374,16 @@ describe("construction", () => {
       "baseUrl",
       "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
     ],
-    [{ apiKey: K, baseUrl: "not a url" }, "baseUrl", "baseUrl is not a valid URL"],
-    [{ apiKey: K, baseUrl: "https://user:pw@:x" }, "baseUrl", "baseUrl is not a valid URL"],
+    [
+      { apiKey: K, baseUrl: "not a url" },
+      "baseUrl",
+      'baseUrl must be an absolute https URL such as https://api.example.com (got "not a url")',
+    ],
+    [
+      { apiKey: K, baseUrl: "https://user:pw@:x" },
+      "baseUrl",
+      "baseUrl must be an absolute https URL such as https://api.example.com (got a value with an @ (not shown: it may hold credentials))",
+    ],
     [
       { apiKey: K, baseUrl: "https://u:p@x" },
       "baseUrl",
@@ -365,12 +405,53 @@ describe("construction", () => {
     );
   });
 
-  test.each(["http://localhost:1", "http://127.0.0.1:1", "http://[::1]:1", "https://api.example.com"])(
-    "%s is allowed",
-    (baseUrl) => {
-      expect(() => new SecOpsClient({ apiKey: K, baseUrl })).not.toThrow();
-    },
-  );
+  const FORM = "baseUrl must be an absolute https URL such as https://api.example.com";
+  test.each<[unknown, string]>([
+    ["http//127.0.0.1:8080", `${FORM} (got "http//127.0.0.1:8080")`],
+    ["127.0.0.1:8080", `${FORM} (got "127.0.0.1:8080")`],
+    ["ftp://api.example.com", `${FORM} (got "ftp://api.example.com")`],
+    ["/v1", `${FORM} (got "/v1")`],
+    ["", `${FORM} (got "")`],
+    [42, `${FORM} (got a number)`],
+    [undefined, `${FORM} (got undefined)`],
+    [
+      "http://secops.example.com",
+      "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
+    ],
+    ["https://api.example.com/?tenant=1", "baseUrl must not contain credentials, a query or a fragment"],
+    ["https://api.example.com/#x", "baseUrl must not contain credentials, a query or a fragment"],
+    [
+      "https://api.example.com/v1",
+      'baseUrl must not have a path (got "https://api.example.com/v1"): every route would be wrong; use https://api.example.com',
+    ],
+    [
+      "http://127.0.0.1:8080/api/",
+      'baseUrl must not have a path (got "http://127.0.0.1:8080/api/"): every route would be wrong; use http://127.0.0.1:8080',
+    ],
+  ])("baseUrl %j is refused at construction, naming the setting and the fix", (baseUrl, message) => {
+    expect.assertions(1);
+    try {
+      new SecOpsClient({ apiKey: K, baseUrl } as never);
+    } catch (err) {
+      expect(err).toMatchObject({
+        name: "SecOpsConfigError",
+        code: "SECOPS_CONFIG",
+        field: "baseUrl",
+        message,
+      });
+    }
+  });
+
+  test.each([
+    "http://localhost:1",
+    "http://127.0.0.1:1",
+    "http://[::1]:1",
+    "https://api.example.com",
+    "https://api.example.com/",
+    "http://localhost:8080/",
+  ])("%s is allowed", (baseUrl) => {
+    expect(() => new SecOpsClient({ apiKey: K, baseUrl })).not.toThrow();
+  });
 });
 
 test("an unusable 2xx body is sent again for an idempotent call, never for a PUT", async () => {

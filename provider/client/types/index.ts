@@ -25,7 +25,13 @@ export {
   EMAIL_DIRECTIONS,
   DETECTION_ENUMS,
 } from "./enums";
-export type { DirectoryUserUpdate, HvaRuleCreate, IntegrationFilter } from "./requests";
+export type {
+  CsvExportOptions,
+  CsvExportToFileOptions,
+  DirectoryUserUpdate,
+  HvaRuleCreate,
+  IntegrationFilter,
+} from "./requests";
 export type { Identity, HvaRule, Attachment, TimelineComment, ErrorBody, IntegrationCount } from "./objects";
 export type {
   DirectoryUser,

@@ -44,3 +44,15 @@ export interface IntegrationFilter {
   /** Service-provider callers only: CLIENTS (default) or SERVICE_PROVIDER. */
   serviceProviderScope?: ServiceProviderScope;
 }
+
+/** Options of {@link SecOpsClient.exportCasesCsv}. */
+export interface CsvExportOptions {
+  /** Overall deadline of the download in milliseconds (default: none; the idle timeout still applies). */
+  deadlineMs?: number;
+}
+
+/** Options of {@link SecOpsClient.exportCasesCsvToFile}. */
+export interface CsvExportToFileOptions extends CsvExportOptions {
+  /** Called with the bytes written so far after each chunk. */
+  onProgress?: (bytes: number) => void;
+}

@@ -6,7 +6,9 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { closest, toSettings } from "../../client/options";
 import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
-import type { ProviderInstance } from "./instance";
+import { ENV_VARS, namedProviderWithoutKey } from "../../config";
+import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
+import { RpcFailure } from "./errors";
 import { messages, fromStruct, toStruct } from "./messages";
 import { unwrap, wrap, UNKNOWN } from "./wire";
 
@@ -17,37 +19,78 @@ const ENGINE_KEYS = ["version", "pluginDownloadURL"];
 /** A stand-in for the other setting when one is checked on its own. */
 const PLACEHOLDER = { apiKey: "placeholder-key", baseUrl: "https://placeholder.invalid" };
 
-/** One failure per problem, without network. */
-export function configFailures(news: Record<string, unknown>): Array<{ property: string; reason: string }> {
-  const failures: Array<{ property: string; reason: string }> = [];
+type Failure = { property: string; reason: string };
+
+const absent = (v: unknown) => v === undefined || v === null;
+
+/** The client's own rule for one setting (`toSettings`), or undefined when the value passes. */
+function settingProblem(key: (typeof CONFIG_PROPERTIES)[number], value: unknown): string | undefined {
+  try {
+    toSettings({ ...PLACEHOLDER, [key]: value });
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof SecOpsConfigError)) throw err;
+    return err.message;
+  }
+}
+
+/** Names the caller does not know, with the closest known one. */
+function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | undefined): Failure[] {
+  const failures: Failure[] = [];
   for (const key of Object.keys(news)) {
     if ((CONFIG_PROPERTIES as readonly string[]).includes(key) || ENGINE_KEYS.includes(key)) continue;
     const near = closest(key, CONFIG_PROPERTIES);
+    // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
+    const where = who?.isDefault ? ` (stack config secops:${key})` : "";
     failures.push({
       property: key,
-      reason: `${key} is not a setting of the secops provider${near ? `; did you mean ${near}?` : ""}`,
+      reason: `${key} is not a setting of ${describeProvider(who)}${where}${near ? `; did you mean ${near}?` : ""}`,
     });
-  }
-  for (const key of CONFIG_PROPERTIES) {
-    const value = news[key];
-    if (value === undefined || value === null || value === UNKNOWN) continue;
-    try {
-      toSettings({ ...PLACEHOLDER, [key]: value });
-    } catch (err) {
-      if (!(err instanceof SecOpsConfigError)) throw err;
-      failures.push({ property: key, reason: err.message });
-    }
   }
   return failures;
 }
 
-export function checkConfig(req: providerPb.CheckRequest): providerPb.CheckResponse {
+/**
+ * One failure per problem, without network, each naming the provider (`who`, from the URN) and the
+ * setting: unknown names, a named provider without its own key, and each setting by the client's own
+ * rules, also when it comes from the environment (SECOPS_BASE_URL for any provider, SECOPS_API_KEY
+ * for the default one), so a bad URL fails at preview rather than at every resource's first request.
+ */
+export function configFailures(news: Record<string, unknown>, who?: ProviderIdentity): Failure[] {
+  const failures = unknownSettings(news, who);
+  const label = describeProvider(who);
+  const named = who !== undefined && !who.isDefault;
+  if (named && (absent(news.apiKey) || news.apiKey === ""))
+    failures.push({ property: "apiKey", reason: namedProviderWithoutKey(who.name) });
+  for (const key of CONFIG_PROPERTIES) {
+    const value = news[key];
+    if (value === UNKNOWN) continue;
+    if (!absent(value)) {
+      if (named && key === "apiKey" && value === "") continue; // said above
+      const problem = settingProblem(key, value);
+      if (problem) failures.push({ property: key, reason: `${label}: ${problem}` });
+      continue;
+    }
+    const env = ENV_VARS[key];
+    const fromEnv = process.env[env];
+    if (key === "apiKey" && named) continue; // never from the environment
+    if (fromEnv === undefined || fromEnv === "") continue;
+    const problem = settingProblem(key, fromEnv);
+    if (problem) failures.push({ property: key, reason: `${label} takes its ${key} from ${env}: ${problem}` });
+  }
+  return failures;
+}
+
+/** CheckConfig. The URN names the provider (and tells the default one); `instance` remembers it for Configure. */
+export function checkConfig(req: providerPb.CheckRequest, instance?: ProviderInstance): providerPb.CheckResponse {
   const { provider } = messages();
+  const who = providerOfUrn(req.getUrn());
+  if (who) instance?.identify(who);
   // The key is a secret whether or not it arrived as one.
   const { values, secrets } = unwrap(fromStruct(req.getNews()), ["apiKey"]);
   const res = new provider.CheckResponse();
   res.setInputs(toStruct(wrap(values, secrets)));
-  for (const f of configFailures(values)) {
+  for (const f of configFailures(values, who)) {
     const failure = new provider.CheckFailure();
     failure.setProperty(f.property);
     failure.setReason(f.reason);
@@ -66,7 +109,7 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
   if (!url) return undefined;
   let client: SecOpsClient | undefined;
   try {
-    client = new SecOpsClient({ apiKey, baseUrl: url, timeoutMs: 5_000, maxRetries: 1, transport: "node" });
+    client = new SecOpsClient({ apiKey, baseUrl: url, timeoutMs: 5_000, maxRetries: 1 });
     return (await client.identity()).teamId;
   } catch {
     return undefined;
@@ -76,10 +119,26 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
 }
 
 /**
- * DiffConfig. A new key of the same team is an update of the provider; a key of another team
- * replaces it (and with it every resource it manages, created in the new team and deleted with the
- * old key), so a preview shows it instead of every later operation failing. When the teams cannot be
- * looked up now, it is an update and each operation checks the team before it sends anything.
+ * The refusal of a key of another team. Switching it would leave every rule the provider holds in the
+ * old team (reads of the new key cannot see them), and a replace would move them all with one
+ * `--yes`: either way rules change team without anyone asking for it (issue 32).
+ */
+function otherTeamsKey(who: ProviderIdentity | undefined, before: string, after: string): RpcFailure {
+  const label = describeProvider(who);
+  const newProvider = who?.isDefault
+    ? "declare an explicit provider with that key"
+    : "declare a provider of a new name with that key";
+  return new RpcFailure(
+    "FAILED_PRECONDITION",
+    `${label} holds team ${before}'s resources, and its new apiKey is a key of team ${after}; nothing was changed. A provider never moves to another team: give it back a key of team ${before}, and to manage team ${after} ${newProvider} (to move rules, create them under the new provider and remove them from this one)`,
+  );
+}
+
+/**
+ * DiffConfig. A new key of the same team is an update of the provider. A key of another team is
+ * refused (FAILED_PRECONDITION, naming both teams and the deliberate way: a provider of a new name),
+ * never planned as a replace that would move every rule it manages. When the teams cannot be looked up
+ * now, it is an update and each operation checks the team before it sends anything.
  */
 export async function diffConfig(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
   const { provider } = messages();
@@ -90,13 +149,13 @@ export async function diffConfig(req: providerPb.DiffRequest): Promise<providerP
     (k) =>
       news[k] === UNKNOWN || (k === "baseUrl" ? sameUrl(olds[k]) !== sameUrl(news[k]) : olds[k] !== news[k]),
   );
-  let replace = false;
   if (changed.includes("apiKey")) {
     const [before, after] = await Promise.all([
       teamOfKey(olds.apiKey, olds.baseUrl),
       teamOfKey(news.apiKey, news.baseUrl),
     ]);
-    replace = before !== undefined && after !== undefined && before !== after;
+    if (before !== undefined && after !== undefined && before !== after)
+      throw otherTeamsKey(providerOfUrn(req.getUrn()), before, after);
   }
   res.setChanges(
     changed.length
@@ -104,14 +163,9 @@ export async function diffConfig(req: providerPb.DiffRequest): Promise<providerP
       : provider.DiffResponse.DiffChanges.DIFF_NONE,
   );
   res.setDiffsList(changed);
-  if (replace) res.setReplacesList(["apiKey"]);
   for (const k of changed) {
     const d = new provider.PropertyDiff();
-    d.setKind(
-      replace && k === "apiKey"
-        ? provider.PropertyDiff.Kind.UPDATE_REPLACE
-        : provider.PropertyDiff.Kind.UPDATE,
-    );
+    d.setKind(provider.PropertyDiff.Kind.UPDATE);
     res.getDetaileddiffMap().set(k, d);
   }
   res.setHasdetaileddiff(true);
@@ -121,27 +175,39 @@ export async function diffConfig(req: providerPb.DiffRequest): Promise<providerP
 const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== UNKNOWN ? v : undefined);
 
 /** An apiKey or baseUrl given but unusable is refused, never replaced by the environment's. */
-function given(args: Record<string, unknown>): void {
+function given(args: Record<string, unknown>, who: ProviderIdentity | undefined): void {
   for (const k of CONFIG_PROPERTIES) {
     const v = args[k];
     if (v === undefined || v === null || v === UNKNOWN) continue;
     if (typeof v !== "string" || v.trim() === "")
       throw new SecOpsConfigError(
-        `secops: the provider's ${k} is ${typeof v === "string" ? "empty" : `a ${typeof v}`}; give a non-empty string, or leave it unset to use secops:${k} or the environment`,
+        `${describeProvider(who)}: its ${k} is ${typeof v === "string" ? "empty" : `a ${typeof v}`}; give a non-empty string`,
         k,
       );
   }
 }
 
+/**
+ * Configure. Who the provider is comes from the request's URN (an engine that was told
+ * `configureWithUrn` in Handshake sends it) or else from its CheckConfig: a named provider's key then
+ * never comes from the environment. An engine that sends neither (a refresh of an old state) keeps
+ * the documented precedence; CheckConfig refused a named provider without a key before it was created.
+ */
 export function configure(
   instance: ProviderInstance,
   req: providerPb.ConfigureRequest,
 ): providerPb.ConfigureResponse {
   const { provider } = messages();
+  const urnWho = providerOfUrn(req.getUrn());
+  if (urnWho) instance.identify(urnWho);
   const args = unwrap(fromStruct(req.getArgs())).values;
-  given(args);
+  given(args, instance.who);
   const variables = req.getVariablesMap();
-  instance.configure({ apiKey: text(args.apiKey), baseUrl: text(args.baseUrl) }, (key) => variables.get(key));
+  instance.configure(
+    { apiKey: text(args.apiKey), baseUrl: text(args.baseUrl) },
+    (key) => variables.get(key),
+    args.apiKey === UNKNOWN,
+  );
   const res = new provider.ConfigureResponse();
   res.setAcceptsecrets(true);
   res.setSupportspreview(true);
