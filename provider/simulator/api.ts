@@ -98,6 +98,11 @@ function userOf(ctx: Ctx): Json | undefined {
   return ownTeam(ctx, ctx.store.users.get(ctx.params.id));
 }
 
+/** The caller's team's directory users (an assumed route, absent in strict-spec). */
+export function listDirectoryUsers(ctx: Ctx): Result {
+  return ok([...ctx.store.users.values()].filter((u) => u.teamId === ctx.caller.teamId));
+}
+
 export function getDirectoryUser(ctx: Ctx): Result {
   const u = userOf(ctx);
   return u ? ok(u) : fail(404, `Directory user ${ctx.params.id} not found`);

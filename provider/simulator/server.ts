@@ -29,6 +29,7 @@ function route(method: string, template: string, handler: Handler, extra: Partia
 
 const ROUTES: Route[] = [
   route("GET", "/v1/auth/me", api.authMe),
+  route("GET", "/v1/directory", api.listDirectoryUsers),
   route("GET", "/v1/directory/{id}", api.getDirectoryUser),
   route("PATCH", "/v1/directory/{id}", api.patchDirectoryUser),
   route("POST", "/v1/integration/count", api.countIntegrations),

@@ -331,7 +331,9 @@ describe("secrets", () => {
 });
 
 describe("protocol robustness", () => {
-  test("11. malformed protobuf bytes get INVALID_ARGUMENT and the plugin keeps serving", async () => {
+  // google-protobuf alone reads a length past the end of the message byte by byte, spinning for minutes
+  // (provider/native/plugin/messages.ts guards the reader): a hang fails this test at its timeout.
+  test("11. malformed protobuf bytes are refused by grpc-js's deserializer and the plugin keeps serving", async () => {
     const plugin = await configured();
     const { grpc } = proto();
     const raw = new grpc.Client(plugin.address, grpc.credentials.createInsecure());
@@ -345,13 +347,9 @@ describe("protocol robustness", () => {
           (err) => resolve(err as never),
         ),
       );
-    const started = Date.now();
-    expect(await send([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])).toMatchObject({
-      code: INVALID_ARGUMENT,
-      details: "secops: malformed create request: field 1 claims 4294967295 bytes where 0 remain",
-    });
-    expect(await send([0x12, 0x05, 0x0a, 0xff, 0xff, 0xff, 0x0f])).toMatchObject({ code: INVALID_ARGUMENT });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    const refused = { code: grpc.status.INTERNAL, details: "Error deserializing request" };
+    expect(await send([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])).toMatchObject(refused);
+    expect(await send([0x12, 0x05, 0x0a, 0xff, 0xff, 0xff, 0x0f])).toMatchObject(refused);
     raw.close();
     expect(await plugin.getPluginInfo()).toMatch(/^\d+\.\d+\.\d+/);
   });

@@ -3,8 +3,14 @@
  * something as Pulumi's ErrorResourceInitFailed (id and properties), so the engine records it.
  */
 import { ErrorCodes, isSecOpsError, redact, redactValues } from "../../client/errors";
-import { Status, type CallStatus } from "./h2-grpc";
-import { messages, toStruct } from "./messages";
+import { proto, toStruct } from "./proto";
+
+/** A call's outcome when it is not a message: code, message and `grpc-status-details-bin` bytes. */
+export interface CallStatus {
+  code: number;
+  message: string;
+  details?: Uint8Array;
+}
 
 /** An error that carries what a half-finished create made (Pulumi's partial failure). */
 interface InitFailed extends Error {
@@ -40,9 +46,9 @@ function codeOf(err: unknown): "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "UNI
 export function toStatus(err: unknown, secrets: ReadonlySet<string> = new Set()): CallStatus {
   const clean = (text: string) => redactValues(redact(text), secrets);
   const message = clean(err instanceof Error ? err.message : String(err));
-  const code = Status[codeOf(err)];
+  const { grpc, status, provider, any } = proto();
+  const code = grpc.status[codeOf(err)];
   if (!isInitFailed(err)) return { code, message };
-  const { status, provider, any } = messages();
   const detail = new provider.ErrorResourceInitFailed();
   detail.setId(err.id);
   detail.setProperties(toStruct(err.properties ?? {}));
@@ -50,7 +56,7 @@ export function toStatus(err: unknown, secrets: ReadonlySet<string> = new Set())
   const packed = new any.Any();
   packed.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
   const st = new status.Status();
-  st.setCode(Status.UNKNOWN);
+  st.setCode(grpc.status.UNKNOWN);
   st.setMessage(message);
   st.addDetails(packed);
   return { code, message, details: st.serializeBinary() };

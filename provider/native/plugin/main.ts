@@ -5,7 +5,6 @@
  */
 import { VERSION } from "../../version";
 import { startPluginServer } from "./server";
-import { heapTrimmer } from "./trim";
 
 /** Flags the engine passes that take a value (`buildPluginArguments` in the engine's plugin.go). */
 const WITH_VALUE = new Set(["--tracing", "-tracing"]);
@@ -35,12 +34,7 @@ export function engineAddressOf(argv: readonly string[]): string | undefined {
 export async function main(argv: string[]): Promise<void> {
   if (argv.includes("--version")) return void process.stdout.write(`${VERSION}\n`);
   if (argv.includes("--help") || argv.includes("-h")) return void process.stdout.write(USAGE);
-  // The C heap is given back in the minute after API calls stop (./trim.ts).
-  const trimmer = heapTrimmer();
-  const server = await startPluginServer({
-    engineAddress: engineAddressOf(argv),
-    onApiUse: () => trimmer.touch(),
-  });
+  const server = await startPluginServer({ engineAddress: engineAddressOf(argv) });
   process.stdout.write(`${server.port}\n`);
   // Calls in flight are ended (their requests aborted): an unknown create outcome stays in the
   // intent journal, which the next run settles. The process never waits on them past the grace.

@@ -1,8 +1,7 @@
 /**
- * Pulumi's protocol messages (the google-protobuf classes of `@pulumi/pulumi/proto/*_pb.js`), without
- * grpc-js: the plugin serves them over its own HTTP/2 (./h2-grpc.ts), because grpc-js alone costs a
- * plugin ~17 MB of resident memory and a third of its start (issue 22). The runner and the tests, which
- * play the engine, add grpc-js in ./proto.ts.
+ * Pulumi's protocol messages (the google-protobuf classes of `@pulumi/pulumi/proto/*_pb.js`), with the
+ * reader guarded against lengths past the end of a message (below). ./proto.ts adds grpc-js and the
+ * service definitions.
  */
 import { dirname } from "node:path";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";

@@ -1,17 +1,19 @@
 /**
- * The plugin's gRPC server: Pulumi's ResourceProvider service on 127.0.0.1, one provider instance
- * per server (the engine starts one plugin process per provider instance). Served on its own HTTP/2 with
- * Pulumi's message classes (./h2-grpc.ts) rather than the SDK's `provider.main`, which ignores provider
- * config, lacks CheckConfig/DiffConfig and fails on an import's id-only Read, and without grpc-js,
- * which would be most of each plugin's start and memory.
+ * The plugin's gRPC server: Pulumi's ResourceProvider service on 127.0.0.1, one provider instance per
+ * server (the engine starts one plugin process per provider instance). Served with @grpc/grpc-js and
+ * the stubs of `@pulumi/pulumi/proto`, as Pulumi's own Node.js provider host does
+ * (`sdk/nodejs/provider/server.ts`), but with our own handlers: the SDK's `provider.main` ignores
+ * provider config, lacks CheckConfig/DiffConfig and fails on an import's id-only Read.
  */
+import type * as grpcTypes from "@grpc/grpc-js";
 import { VERSION } from "../../version";
 import { checkConfig, configure, diffConfig } from "./config-rpcs";
-import { RpcFailure, toStatus } from "./errors";
-import { serveUnary, unaryClient, type UnaryMethod } from "./h2-grpc";
-import { currentCall, ProviderInstance, type PluginLog } from "./instance";
+import { unary, type Handler } from "./call";
+import { handshake } from "./handshake";
+import { ProviderInstance, type PluginLog } from "./instance";
 import { invoke } from "./invoke";
-import { messages } from "./messages";
+import { list } from "./list";
+import { proto } from "./proto";
 import * as rpc from "./resource-rpcs";
 
 /** A running plugin server. */
@@ -24,6 +26,9 @@ export interface PluginServer {
   stop(): Promise<void>;
 }
 
+/** The engine's message limit (`maxRPCMessageSize` in the engine and in Pulumi's Node.js SDK). */
+export const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
+
 /**
  * The package schema served by GetSchema: `schema.json` at the package root (three levels up from
  * both `provider/native/plugin/` and `dist/native/plugin/`; a static require, so the bundle carries it).
@@ -32,67 +37,40 @@ export function packageSchema(): string {
   return JSON.stringify(require("../../../schema.json"));
 }
 
-type Handler = (req: never) => unknown;
-
-/** A message class's decoder, as the stubs generate it. */
-type Decoder = { deserializeBinary(bytes: Uint8Array): unknown };
-
-/** Runs a handler with the URN (if any) as the context of warnings; errors become gRPC statuses. */
-function unary(instance: ProviderInstance, name: string, decoder: Decoder, handler: Handler): UnaryMethod {
-  return {
-    name,
-    decode: (bytes) => decoder.deserializeBinary(bytes),
-    handle: (request) => {
-      const req = request as { getUrn?: () => string };
-      const urn = typeof req.getUrn === "function" ? req.getUrn() : "";
-      const secrets = new Set<string>();
-      const run = async () => {
-        if (instance.cancelled)
-          throw new RpcFailure("FAILED_PRECONDITION", "secops: the provider was cancelled");
-        return ((await handler(req as never)) ?? new (messages().empty.Empty)()) as {
-          serializeBinary(): Uint8Array;
-        };
-      };
-      return currentCall.run({ urn, secrets }, run).catch((err: unknown) => toStatus(err, secrets));
-    },
+/** The ResourceProvider methods the plugin implements; grpc-js answers UNIMPLEMENTED for the others. */
+function service(instance: ProviderInstance): grpcTypes.UntypedServiceImplementation {
+  const { plugin, provider } = proto();
+  const methods: Record<string, Handler> = {
+    handshake: (req: never) => handshake(req),
+    getPluginInfo: () => new plugin.PluginInfo().setVersion(VERSION),
+    getSchema: () => new provider.GetSchemaResponse().setSchema(packageSchema()),
+    checkConfig: (req) => checkConfig(req),
+    diffConfig: (req) => diffConfig(req),
+    configure: (req) => configure(instance, req),
+    check: (req) => rpc.check(instance, req),
+    diff: (req) => rpc.diff(instance, req),
+    create: (req) => rpc.create(instance, req),
+    read: (req) => rpc.read(instance, req),
+    update: (req) => rpc.update(instance, req),
+    delete: (req) => rpc.remove(instance, req),
+    invoke: (req) => invoke(instance, req),
+    cancel: () => instance.cancel(),
   };
-}
-
-/** The ResourceProvider methods the plugin implements, by path; any other is UNIMPLEMENTED. */
-function service(instance: ProviderInstance): Map<string, UnaryMethod> {
-  const { plugin, provider, empty } = messages();
-  const methods: Record<string, [Decoder, Handler]> = {
-    GetPluginInfo: [empty.Empty, () => new plugin.PluginInfo().setVersion(VERSION)],
-    GetSchema: [provider.GetSchemaRequest, () => new provider.GetSchemaResponse().setSchema(packageSchema())],
-    CheckConfig: [provider.CheckRequest, (req) => checkConfig(req)],
-    DiffConfig: [provider.DiffRequest, (req) => diffConfig(req)],
-    Configure: [provider.ConfigureRequest, (req) => configure(instance, req)],
-    Check: [provider.CheckRequest, (req) => rpc.check(instance, req)],
-    Diff: [provider.DiffRequest, (req) => rpc.diff(instance, req)],
-    Create: [provider.CreateRequest, (req) => rpc.create(instance, req)],
-    Read: [provider.ReadRequest, (req) => rpc.read(instance, req)],
-    Update: [provider.UpdateRequest, (req) => rpc.update(instance, req)],
-    Delete: [provider.DeleteRequest, (req) => rpc.remove(instance, req)],
-    Invoke: [provider.InvokeRequest, (req) => invoke(instance, req)],
-    Cancel: [empty.Empty, () => instance.cancel()],
-  };
-  return new Map(
-    Object.entries(methods).map(([name, [decoder, handler]]) => [
-      `/pulumirpc.ResourceProvider/${name}`,
-      unary(instance, name[0].toLowerCase() + name.slice(1), decoder, handler),
-    ]),
+  const unaries = Object.fromEntries(
+    Object.entries(methods).map(([name, handler]) => [name, unary(instance, handler)]),
   );
+  return { ...unaries, list: list(instance) };
 }
 
 /** Messages to the engine's Log service (with the URN), or to stderr without an engine. */
 function pluginLog(engineAddress: string | undefined): { log: PluginLog; close(): void } {
-  if (!engineAddress)
-    return {
-      log: (severity, message) => void process.stderr.write(`${severity}: ${message}\n`),
-      close: () => undefined,
-    };
-  const client = unaryClient(engineAddress);
-  const { engine } = messages();
+  const stderr: PluginLog = (severity, message) => void process.stderr.write(`${severity}: ${message}\n`);
+  if (!engineAddress) return { log: stderr, close: () => undefined };
+  const { grpc, engine, engineGrpc } = proto();
+  const client = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure(), {
+    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+  });
   const severities = {
     info: engine.LogSeverity.INFO,
     warning: engine.LogSeverity.WARNING,
@@ -103,34 +81,39 @@ function pluginLog(engineAddress: string | undefined): { log: PluginLog; close()
       .setSeverity(severities[severity])
       .setMessage(message)
       .setUrn(urn ?? "");
-    // A dead or missing engine never crashes the plugin: the message also goes to stderr.
-    client
-      .call("/pulumirpc.Engine/Log", req.serializeBinary())
-      .catch(() => void process.stderr.write(`${severity}: ${message}\n`));
+    // A dead or missing engine never crashes the plugin: the message goes to stderr instead.
+    client.log(req, (err) => {
+      if (err) stderr(severity, message, urn);
+    });
   };
   return { log, close: () => client.close() };
 }
 
-/**
- * Starts a plugin server on 127.0.0.1 and a free port. `onApiUse` runs at each call that needs the
- * API.
- */
-export async function startPluginServer(
-  options: { engineAddress?: string; onApiUse?: () => void } = {},
-): Promise<PluginServer> {
+/** Starts a plugin server on 127.0.0.1 and a free port. */
+export async function startPluginServer(options: { engineAddress?: string } = {}): Promise<PluginServer> {
+  const { grpc, providerGrpc } = proto();
   const logger = pluginLog(options.engineAddress);
-  const instance = new ProviderInstance(logger.log, options.onApiUse);
-  const server = await serveUnary(service(instance));
+  const instance = new ProviderInstance(logger.log);
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+  });
+  server.addService(providerGrpc.ResourceProviderService, service(instance));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
   return {
-    port: server.port,
+    port,
     close: async () => {
-      await server.close();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       await instance.close();
       logger.close();
     },
     stop: async () => {
       await instance.cancel(); // requests in flight end now; their calls fail
-      server.destroy();
+      server.forceShutdown();
       logger.close();
     },
   };

@@ -1,0 +1,63 @@
+/**
+ * List (server streaming): the objects of the provider's team of one resource type, a page per call,
+ * as `pulumi do <token> list` asks for them. The listing itself is the one `secops drift` and
+ * `secops hva export` use (resources/listing.ts). A query holding an unknown value (a preview's
+ * computed input) answers a single `Computed`; an unknown query key, a negative limit, a key the API
+ * refuses or a role without access fail the call: never an empty list.
+ */
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import { checkListRequest, listPage, type ListPageRequest } from "../../resources/listing";
+import { runCall, type CallError, type Message } from "./call";
+import type { ProviderInstance } from "./instance";
+import { fromStruct, proto } from "./proto";
+import { UNKNOWN, unwrap } from "./wire";
+
+/** True when `v` holds the engine's unknown value anywhere. */
+function holdsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(holdsUnknown);
+  return v !== null && typeof v === "object" && Object.values(v).some(holdsUnknown);
+}
+
+/** The answers of one call: a Computed, or the page's results and its continuation. */
+async function answers(instance: ProviderInstance, req: providerPb.ListRequest): Promise<Message[]> {
+  const { provider } = proto();
+  const R = provider.ListResponse;
+  const query = unwrap(fromStruct(req.getQuery())).values;
+  const page: ListPageRequest = {
+    token: req.getToken(),
+    query,
+    limit: Number(req.getLimit()),
+    pageSize: Number(req.getPageSize()),
+    continuation: req.getContinuationToken(),
+  };
+  if (holdsUnknown(query)) {
+    checkListRequest({ ...page, query: {} });
+    return [new R().setComputed(new R.Computed())];
+  }
+  const client = await instance.client();
+  const { results, continuation } = await listPage(client, page);
+  const out: Message[] = results.map(({ id, name }) =>
+    new R().setResult(new R.Result().setId(id).setName(name)),
+  );
+  if (continuation) out.push(new R().setContinuation(new R.Continuation().setContinuationToken(continuation)));
+  return out;
+}
+
+/** The List handler: every answer written, then the end; a failure as the call's status. */
+export function list(instance: ProviderInstance): grpcTypes.handleServerStreamingCall<unknown, Message> {
+  return (call) => {
+    let batch: Message[] = [];
+    runCall(instance, call.request, async (req: providerPb.ListRequest) => {
+      batch = await answers(instance, req);
+      return undefined;
+    }).then(
+      () => {
+        for (const message of batch) if (!call.cancelled) call.write(message);
+        call.end();
+      },
+      (err: CallError) => call.emit("error", err),
+    );
+  };
+}

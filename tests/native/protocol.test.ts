@@ -1,0 +1,296 @@
+/**
+ * The engine's 2026 protocol on the plugin served by grpc-js: Handshake (and what the engine does after
+ * it: Create and Update with `preview`), List (server streaming) for both resources, and the transport
+ * answers the engine relies on. Over gRPC with grpc-js as the engine's side, against the simulator;
+ * the API's state is counted after each step.
+ */
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import { SecOpsClient } from "pulumi-secops/client";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { proto, toStruct } from "../../provider/native/plugin/proto";
+import { built } from "../helpers/spawn";
+
+built("plugin/pulumi-resource-secops.js");
+jest.setTimeout(60_000);
+
+const HVA = "secops:index:HvaAutomationRule";
+const USERS = "secops:index:DirectoryUserSettings";
+const RULE_URN = `urn:pulumi:dev::proto::${HVA}::r`;
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+let sim: Simulator;
+let strict: Simulator;
+const plugins: ProviderProcess[] = [];
+const clients: SecOpsClient[] = [];
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 77 });
+  strict = await createSimulator({ seed: 78, strictSpec: true });
+});
+afterEach(async () => {
+  await Promise.all(plugins.splice(0).map((p) => p.close()));
+  await sim.control.clearFaults();
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await sim.close();
+  await strict.close();
+});
+
+/** A team's API client (to count and make what the plugin lists). */
+function api(key: string, url = sim.url): SecOpsClient {
+  const c = new SecOpsClient({ apiKey: key, baseUrl: url });
+  clients.push(c);
+  return c;
+}
+
+/** A plugin configured with `key`, and a raw grpc-js client of it (as the engine holds one). */
+async function plugin(key: string, url = sim.url) {
+  const p = await NativePluginProcess.start();
+  plugins.push(p);
+  await p.configure({ apiKey: secret(key), baseUrl: url });
+  const { grpc, providerGrpc } = proto();
+  const raw = new providerGrpc.ResourceProviderClient(p.address, grpc.credentials.createInsecure());
+  return { p, raw };
+}
+
+type Raw = Awaited<ReturnType<typeof plugin>>["raw"];
+
+interface ListAnswer {
+  results: Array<{ id: string; name: string }>;
+  continuation?: string;
+  computed: boolean;
+}
+
+interface ListArgs {
+  query?: Record<string, unknown>;
+  limit?: number;
+  pageSize?: number;
+  continuation?: string;
+}
+
+/** One List call: every streamed answer, or the call's error. */
+function list(raw: Raw, token: string, args: ListArgs = {}): Promise<ListAnswer> {
+  const { provider } = proto();
+  const req = new provider.ListRequest()
+    .setToken(token)
+    .setQuery(toStruct(args.query ?? {}))
+    .setLimit(args.limit ?? 0)
+    .setPageSize(args.pageSize ?? 0)
+    .setContinuationToken(args.continuation ?? "");
+  const out: ListAnswer = { results: [], computed: false };
+  return new Promise((resolve, reject) => {
+    const stream = raw.list(req);
+    stream.on("data", (res: providerPb.ListResponse) => {
+      if (res.hasResult()) out.results.push({ id: res.getResult()!.getId(), name: res.getResult()!.getName() });
+      if (res.hasContinuation()) out.continuation = res.getContinuation()!.getContinuationToken();
+      if (res.hasComputed()) out.computed = true;
+    });
+    stream.on("error", reject);
+    stream.on("end", () => resolve(out));
+  });
+}
+
+/** Rejects with the gRPC error of `promise`. */
+async function failure(promise: Promise<unknown>): Promise<{ code: number; details: string }> {
+  const err = await promise.then(
+    () => undefined,
+    (e: { code: number; details: string }) => e,
+  );
+  if (!err) throw new Error("the call succeeded");
+  return { code: err.code, details: err.details };
+}
+
+describe("Handshake", () => {
+  test("answers as Configure does; Create and Update with preview write nothing afterwards", async () => {
+    const { p, raw } = await plugin(sim.apiKeys.client1Admin);
+    const { provider } = proto();
+    const req = new provider.ProviderHandshakeRequest()
+      .setEngineAddress("127.0.0.1:1")
+      .setConfigureWithUrn(true)
+      .setInvokeWithPreview(true);
+    const res = await new Promise<providerPb.ProviderHandshakeResponse>((resolve, reject) =>
+      raw.handshake(req, (err, r) => (err ? reject(err) : resolve(r))),
+    );
+    expect(res.toObject()).toEqual({
+      acceptSecrets: true,
+      acceptResources: true,
+      acceptOutputs: false,
+      supportsAutonamingConfiguration: false,
+    });
+    // Configure answers the same flags, and preview support, which a handshaking provider must have.
+    const configured = await new Promise<providerPb.ConfigureResponse>((resolve, reject) =>
+      raw.configure(
+        new provider.ConfigureRequest()
+          .setArgs(toStruct({ apiKey: secret(sim.apiKeys.client1Admin), baseUrl: sim.url }))
+          .setAcceptsecrets(true)
+          .setAcceptresources(true)
+          .setSendsOldInputs(true),
+        (err, r) => (err ? reject(err) : resolve(r)),
+      ),
+    );
+    expect(configured.toObject()).toEqual({
+      acceptsecrets: true,
+      supportspreview: true,
+      acceptresources: true,
+      acceptoutputs: false,
+      supportsAutonamingConfiguration: false,
+    });
+    const team = api(sim.apiKeys.client1Admin);
+    const before = (await team.listHvaRules()).length;
+    const inputs = { field: "name", search: "hs-preview-*", enabled: true };
+    const planned = await p.create(RULE_URN, inputs, true);
+    expect(planned.id).toBe("");
+    expect((await team.listHvaRules()).length).toBe(before);
+    const made = await p.create(RULE_URN, inputs);
+    expect((await team.listHvaRules()).length).toBe(before + 1);
+    await p.update(made.id, RULE_URN, made.properties, { ...inputs, enabled: false }, true);
+    expect((await team.getHvaRule(made.id))?.enabled).toBe(true);
+    await p.delete(made.id, RULE_URN, made.properties);
+    expect((await team.listHvaRules()).length).toBe(before);
+  });
+});
+
+describe("List", () => {
+  /** Makes `n` rules `<prefix>-<i>` in client 2's team; returns their ids sorted. */
+  async function rules(prefix: string, n: number, enabled = true): Promise<string[]> {
+    const team = api(sim.apiKeys.client2Admin);
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = await team.createHvaRule({ field: "name", search: `${prefix}-${i}` });
+      if (!enabled) await team.setHvaRuleEnabled(r.id, false);
+      ids.push(r.id);
+    }
+    return ids.sort();
+  }
+
+  test("a team's rules over three pages, each id once, named as `secops hva export` names them", async () => {
+    const made = await rules("pg", 5);
+    const { raw } = await plugin(sim.apiKeys.client2Admin);
+    const query = { search: "pg-*" };
+    const first = await list(raw, HVA, { query, pageSize: 2 });
+    expect(first.results).toHaveLength(2);
+    const second = await list(raw, HVA, { query, pageSize: 2, continuation: first.continuation });
+    const third = await list(raw, HVA, { query, pageSize: 2, continuation: second.continuation });
+    expect(third.continuation).toBeUndefined();
+    const all = [...first.results, ...second.results, ...third.results];
+    expect(all.map((r) => r.id)).toEqual(made);
+    const team = api(sim.apiKeys.client2Admin);
+    const byId = new Map((await team.listHvaRules()).map((r) => [r.id, r]));
+    for (const r of all) expect(r.name).toBe(byId.get(r.id)!.search!.replace(/[^a-z0-9]+/g, "-"));
+    // Another team's plugin sees none of them.
+    const other = await plugin(sim.apiKeys.client1Admin);
+    expect((await list(other.raw, HVA, { query })).results).toEqual([]);
+  });
+
+  test("limit: the same limit on every page (the protocol) and a shrinking one (`pulumi do --count`)", async () => {
+    const made = await rules("lim", 5);
+    const { raw } = await plugin(sim.apiKeys.client2Admin);
+    const query = { search: "lim-*" };
+    // The protocol: limit 3 on each page of one listing, pages of 2.
+    const a = await list(raw, HVA, { query, limit: 3, pageSize: 2 });
+    const b = await list(raw, HVA, { query, limit: 3, pageSize: 2, continuation: a.continuation });
+    expect([...a.results, ...b.results].map((r) => r.id)).toEqual(made.slice(0, 3));
+    expect(b.continuation).toBeUndefined();
+    // `pulumi do ... list --count 3`: limit 3, then what is left of it (1).
+    const c = await list(raw, HVA, { query, limit: 3, pageSize: 2 });
+    const d = await list(raw, HVA, { query, limit: 1, pageSize: 2, continuation: c.continuation });
+    expect([...c.results, ...d.results].map((r) => r.id)).toEqual(made.slice(0, 3));
+    // No page size: the first page holds them all.
+    expect((await list(raw, HVA, { query })).results.map((r) => r.id)).toEqual(made);
+    const negative = await failure(list(raw, HVA, { query, limit: -1 }));
+    expect(negative).toEqual({ code: 3, details: "secops: limit must not be negative" });
+  });
+
+  test("filters: field, enabled and a search glob", async () => {
+    const on = await rules("flt-on", 2);
+    const off = await rules("flt-off", 2, false);
+    const { raw } = await plugin(sim.apiKeys.client2Admin);
+    const ids = async (query: Record<string, unknown>) =>
+      (await list(raw, HVA, { query })).results.map((r) => r.id);
+    expect(await ids({ search: "flt-*", enabled: true })).toEqual(on);
+    expect(await ids({ search: "flt-*", enabled: false })).toEqual(off);
+    expect(await ids({ search: "flt-o?-*" })).toEqual([...on, ...off].sort().filter((id) => on.includes(id)));
+    expect(await ids({ search: "flt-*", field: "name" })).toEqual([...on, ...off].sort());
+    expect(await ids({ search: "flt-*", field: "hostname" })).toEqual([]);
+  });
+
+  test("a computed query answers Computed alone; an unknown key is refused by name, nothing sent", async () => {
+    const { raw } = await plugin(sim.apiKeys.client2Admin);
+    await sim.control.resetStats();
+    expect(await list(raw, HVA, { query: { search: UNKNOWN } })).toEqual({ results: [], computed: true });
+    expect(await failure(list(raw, HVA, { query: { serch: "x" } }))).toEqual({
+      code: 3,
+      details: `secops: serch is not a query key of ${HVA}; did you mean search?`,
+    });
+    expect(await failure(list(raw, HVA, { query: { enabled: "yes" } }))).toEqual({
+      code: 3,
+      details: "secops: enabled must be a boolean",
+    });
+    expect(await failure(list(raw, "secops:index:Nope"))).toEqual({
+      code: 3,
+      details: `secops: token secops:index:Nope cannot be listed; the secops provider lists ${HVA} and ${USERS}`,
+    });
+    expect((await sim.control.stats()).requests).toEqual({});
+  });
+
+  test("a key the API refuses and a role without access fail loudly, never as an empty list", async () => {
+    const wrong = await plugin("sk_not_a_key_of_any_team");
+    const refused = await failure(list(wrong.raw, HVA));
+    expect(refused.code).toBe(2);
+    expect(refused.details).toMatch(/\(401\)/);
+    const { raw } = await plugin(sim.apiKeys.client2Admin);
+    await sim.control.setFaults("403:1@GET /endpoint/hva/automation");
+    const forbidden = await failure(list(raw, HVA));
+    expect(forbidden.code).toBe(2);
+    expect(forbidden.details).toMatch(/GET \/endpoint\/hva\/automation failed \(403\)/);
+  });
+
+  test("directory users: the team's users by id; in strict-spec a clear failure", async () => {
+    const { raw } = await plugin(sim.apiKeys.client1Admin);
+    const listed = await list(raw, USERS);
+    expect(listed.results.length).toBeGreaterThan(0);
+    const team = api(sim.apiKeys.client1Admin);
+    for (const u of listed.results) expect((await team.getDirectoryUser(u.id)).id).toBe(u.id);
+    expect(new Set(listed.results.map((u) => u.name)).size).toBe(listed.results.length);
+    const s = await plugin(strict.apiKeys.client1Admin, strict.url);
+    const unsupported = await failure(list(s.raw, USERS));
+    expect(unsupported.details).toMatch(/GET \/v1\/directory/);
+    expect(unsupported.details).toMatch(/assum/);
+  });
+});
+
+describe("transport", () => {
+  test("a method the plugin does not implement is UNIMPLEMENTED (the engine falls back on that code)", async () => {
+    const { p } = await plugin(sim.apiKeys.client1Admin);
+    const { grpc } = proto();
+    const raw = new grpc.Client(p.address, grpc.credentials.createInsecure());
+    const err = await new Promise<{ code: number }>((resolve) =>
+      raw.makeUnaryRequest(
+        "/pulumirpc.ResourceProvider/Construct",
+        (b: Buffer) => b,
+        (b: Buffer) => b,
+        Buffer.alloc(0),
+        (e) => resolve(e as never),
+      ),
+    );
+    raw.close();
+    expect(err.code).toBe(grpc.status.UNIMPLEMENTED);
+  });
+});
+
+test("schema.json declares listInputs for each listable resource: the listing's query keys", () => {
+  const { LISTABLE, listQueryKeys } = require("../../provider/resources/listing") as typeof import("../../provider/resources/listing");
+  const schema = JSON.parse(require("node:fs").readFileSync(require.resolve("../../schema.json"), "utf8"));
+  expect(LISTABLE).toEqual([HVA, USERS]);
+  for (const token of LISTABLE) {
+    const keys = listQueryKeys(token);
+    expect(schema.resources[token].listInputs).toEqual({
+      type: "object",
+      properties: Object.fromEntries(
+        Object.entries(keys).map(([k, v]) => [k, { type: v.type, description: v.description }]),
+      ),
+    });
+  }
+});
