@@ -1,8 +1,7 @@
 /**
  * The client against a hostile server and hostile input (issue 11): broken streams, slow drips,
  * oversized bodies, resets after the headers, gateway 404s, secrets in inspection and causes, ids
- * that would address another route, and explicit data-source options. With the default sender (undici)
- * here, and again with `transport: "node"` by hostile-node.test.ts.
+ * that would address another route, and explicit data-source options.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +9,6 @@ import { join } from "node:path";
 import { inspect } from "node:util";
 import { SecOpsClient, SecOpsError, getIdentity } from "pulumi-secops";
 import { startRecorder, type Recorder } from "../helpers/recorder";
-import { testTransport } from "../helpers/transport";
 
 const KEY = "s3cr3t-k3y-5f4e3d2c1b0a";
 let rec: Recorder;
@@ -21,7 +19,6 @@ const mk = (extra: Record<string, unknown> = {}) => {
     baseUrl: rec.url,
     retryBaseDelayMs: 1,
     retryMaxDelayMs: 5,
-    ...testTransport(),
     ...extra,
   });
   clients.push(c);
