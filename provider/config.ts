@@ -1,7 +1,10 @@
 /**
  * Where the API key and base URL come from. Precedence: explicit options > stack config
- * (`secops:apiKey`, `secops:baseUrl`) > environment (SECOPS_API_KEY, SECOPS_BASE_URL).
- * Clients are shared per connection settings, so many resources and function calls reuse one pool.
+ * (`secops:apiKey`, `secops:baseUrl`) > environment (SECOPS_API_KEY, SECOPS_BASE_URL), except that a
+ * named (explicit) native provider takes its key from its own arguments only: falling back to the
+ * environment is how a misspelt `apikey` wrote into another team (issue 32). Its base URL still
+ * falls back to SECOPS_BASE_URL. Clients are shared per connection settings, so many resources and
+ * function calls reuse one pool.
  */
 import { SecOpsClient } from "./client/client";
 import { SecOpsConfigError } from "./client/errors";
@@ -30,19 +33,32 @@ const HOW_KEY = `set it with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} 
 const HOW_URL = `set it with \`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or the ${ENV_VARS.baseUrl} environment variable`;
 
 /**
+ * The failure of a named provider without a key, the same in CheckConfig and at its first API call:
+ * the fix is on the provider itself, never in stack config or the environment.
+ */
+export function namedProviderWithoutKey(name: string): string {
+  return `the secops provider ${JSON.stringify(name)} has no apiKey: an explicit provider takes its key only from its own arguments (set apiKey on it)`;
+}
+
+/**
  * Resolves settings from explicit values, then a config lookup, then the environment.
- * Throws SECOPS_CONFIG saying both ways to set what is missing.
+ * `namedProvider` is the name of an explicit provider: its key never comes from the environment.
+ * Throws SECOPS_CONFIG saying how to set what is missing.
  */
 export function resolveSettings(
   explicit: ConnectionOptions = {},
   fromConfig: (key: string) => string | undefined = () => undefined,
+  namedProvider?: string,
 ): ConnectionSettings {
-  const pick = (e: string | undefined, key: string, env: string) => {
-    for (const v of [e, fromConfig(key), process.env[env]]) if (typeof v === "string" && v !== "") return v;
+  const pick = (e: string | undefined, key: string, env: string | undefined) => {
+    for (const v of [e, fromConfig(key), env === undefined ? undefined : process.env[env]])
+      if (typeof v === "string" && v !== "") return v;
     return undefined;
   };
-  const apiKey = pick(explicit.apiKey, CONFIG_KEYS.apiKey, ENV_VARS.apiKey);
+  const named = namedProvider !== undefined;
+  const apiKey = pick(explicit.apiKey, CONFIG_KEYS.apiKey, named ? undefined : ENV_VARS.apiKey);
   const baseUrl = pick(explicit.baseUrl, CONFIG_KEYS.baseUrl, ENV_VARS.baseUrl);
+  if (!apiKey && named) throw new SecOpsConfigError(namedProviderWithoutKey(namedProvider), "apiKey");
   if (!apiKey) throw new SecOpsConfigError(`secops: no API key configured: ${HOW_KEY}`, "apiKey");
   if (!baseUrl) throw new SecOpsConfigError(`secops: no base URL configured: ${HOW_URL}`, "baseUrl");
   return { apiKey, baseUrl };

@@ -1,9 +1,22 @@
 /** DirectoryUserSettings, native front-end: `secops:index:DirectoryUserSettings`, served by the plugin. */
 import * as pulumi from "@pulumi/pulumi";
 import type { DirectoryUserSettingsArgs, UserFlag } from "../resources/directory-user-settings";
-import { requireInputs, withDefaults } from "./utilities";
+import { argNames, requireInputs, withDefaults, type ResourceArgsSpec } from "./utilities";
 
 export type { DirectoryUserSettingsArgs } from "../resources/directory-user-settings";
+
+/** The arguments the constructor knows and requires (an unknown name is refused, never dropped). */
+const ARGS: ResourceArgsSpec = {
+  type: "secops.DirectoryUserSettings",
+  known: argNames<DirectoryUserSettingsArgs>({
+    directoryUserId: true,
+    needsChatOpsWelcome: true,
+    chatOpsOnboardingUser: true,
+    credentialsExposed: true,
+    restoreOnDelete: true,
+  }),
+  required: ["directoryUserId"],
+};
 
 /**
  * The managed flags of one directory user. The resource id is the directory user's id; an import
@@ -47,7 +60,7 @@ export class DirectoryUserSettings extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: DirectoryUserSettingsArgs, opts: pulumi.CustomResourceOptions = {}) {
-    requireInputs(args, ["directoryUserId"], opts);
+    requireInputs(ARGS, name, args, opts);
     const outputsOnly = {
       email: undefined,
       displayName: undefined,

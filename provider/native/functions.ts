@@ -1,9 +1,10 @@
 /**
  * The provider functions (`secops:index:getX`) as invokes: they run in the plugin, with the
- * provider of the `provider` option (or the default provider), and work during preview.
+ * provider of the `provider` option (or the default provider), and work during preview. An argument
+ * name a function does not know is refused at the call, naming the closest known one.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { withDefaults } from "./utilities";
+import { argNames, checkArgs, withDefaults } from "./utilities";
 import type {
   GetCaseThreatIndicatorsArgs,
   GetCaseThreatIndicatorsResult,
@@ -12,14 +13,45 @@ import type { IntegrationCountResult } from "../functions/get-integration-count"
 import type { InputFields } from "../functions/common";
 import type { Identity, IntegrationFilter } from "../client/types";
 
+const INTEGRATION_COUNT_ARGS = argNames<IntegrationFilter>({
+  size: true,
+  page: true,
+  filter: true,
+  search: true,
+  orderBy: true,
+  sortDirection: true,
+  includeDisabled: true,
+  healthStatus: true,
+  ids: true,
+  integrationTypes: true,
+  serviceProviderScope: true,
+});
+const CASE_THREAT_INDICATORS_ARGS = argNames<GetCaseThreatIndicatorsArgs>({
+  caseId: true,
+  sortDirection: true,
+});
+
+/**
+ * The invoke options, with the defaults. The package-root functions take `{ apiKey, baseUrl }` where
+ * these take options: such a key would be dropped here, so it is refused, saying where the key goes.
+ */
+function invokeOptions<T extends pulumi.InvokeOptions>(fn: string, opts: T | undefined): T {
+  for (const key of ["apiKey", "baseUrl"])
+    if (opts && typeof opts === "object" && key in opts)
+      throw new pulumi.RunError(
+        `${key} is not an option of secops.${fn}: a native function uses the ${key} of its provider (pass { provider })`,
+      );
+  return withDefaults(opts);
+}
+
 /** The identity and role behind the provider's API key. */
 export function getIdentity(opts?: pulumi.InvokeOptions): Promise<Identity> {
-  return pulumi.runtime.invoke("secops:index:getIdentity", {}, withDefaults(opts));
+  return pulumi.runtime.invoke("secops:index:getIdentity", {}, invokeOptions("getIdentity", opts));
 }
 
 /** {@link getIdentity} as an Output. */
 export function getIdentityOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<Identity> {
-  return pulumi.runtime.invokeOutput("secops:index:getIdentity", {}, withDefaults(opts));
+  return pulumi.runtime.invokeOutput("secops:index:getIdentity", {}, invokeOptions("getIdentity", opts));
 }
 
 /** How many integrations match a filter. */
@@ -27,7 +59,12 @@ export function getIntegrationCount(
   args: IntegrationFilter = {},
   opts?: pulumi.InvokeOptions,
 ): Promise<IntegrationCountResult> {
-  return pulumi.runtime.invoke("secops:index:getIntegrationCount", { ...args }, withDefaults(opts));
+  checkArgs(args, INTEGRATION_COUNT_ARGS, "secops.getIntegrationCount");
+  return pulumi.runtime.invoke(
+    "secops:index:getIntegrationCount",
+    { ...args },
+    invokeOptions("getIntegrationCount", opts),
+  );
 }
 
 /** {@link getIntegrationCount} as an Output; arguments may be Outputs. */
@@ -35,7 +72,12 @@ export function getIntegrationCountOutput(
   args: InputFields<IntegrationFilter> = {},
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<IntegrationCountResult> {
-  return pulumi.runtime.invokeOutput("secops:index:getIntegrationCount", { ...args }, withDefaults(opts));
+  checkArgs(args, INTEGRATION_COUNT_ARGS, "secops.getIntegrationCountOutput");
+  return pulumi.runtime.invokeOutput(
+    "secops:index:getIntegrationCount",
+    { ...args },
+    invokeOptions("getIntegrationCountOutput", opts),
+  );
 }
 
 /** Every threat indicator of a case. */
@@ -43,10 +85,11 @@ export function getCaseThreatIndicators(
   args: GetCaseThreatIndicatorsArgs,
   opts?: pulumi.InvokeOptions,
 ): Promise<GetCaseThreatIndicatorsResult> {
+  checkArgs(args, CASE_THREAT_INDICATORS_ARGS, "secops.getCaseThreatIndicators");
   return pulumi.runtime.invoke(
     "secops:index:getCaseThreatIndicators",
     { caseId: args.caseId, sortDirection: args.sortDirection },
-    withDefaults(opts),
+    invokeOptions("getCaseThreatIndicators", opts),
   );
 }
 
@@ -55,9 +98,10 @@ export function getCaseThreatIndicatorsOutput(
   args: InputFields<GetCaseThreatIndicatorsArgs>,
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetCaseThreatIndicatorsResult> {
+  checkArgs(args, CASE_THREAT_INDICATORS_ARGS, "secops.getCaseThreatIndicatorsOutput");
   return pulumi.runtime.invokeOutput(
     "secops:index:getCaseThreatIndicators",
     { caseId: args.caseId, sortDirection: args.sortDirection },
-    withDefaults(opts),
+    invokeOptions("getCaseThreatIndicatorsOutput", opts),
   );
 }

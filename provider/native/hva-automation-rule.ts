@@ -1,9 +1,16 @@
 /** HvaAutomationRule, native front-end: `secops:index:HvaAutomationRule`, served by the plugin. */
 import * as pulumi from "@pulumi/pulumi";
 import type { HvaAutomationRuleArgs } from "../resources/hva-automation-rule";
-import { requireInputs, withDefaults } from "./utilities";
+import { argNames, requireInputs, withDefaults, type ResourceArgsSpec } from "./utilities";
 
 export type { HvaAutomationRuleArgs } from "../resources/hva-automation-rule";
+
+/** The arguments the constructor knows and requires (an unknown name is refused, never dropped). */
+const ARGS: ResourceArgsSpec = {
+  type: "secops.HvaAutomationRule",
+  known: argNames<HvaAutomationRuleArgs>({ field: true, search: true, enabled: true, adoptExisting: true }),
+  required: ["field", "search"],
+};
 
 /**
  * A high-value-asset automation rule. The resource id is the rule id; adopt an existing rule with the
@@ -37,7 +44,7 @@ export class HvaAutomationRule extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: HvaAutomationRuleArgs, opts: pulumi.CustomResourceOptions = {}) {
-    requireInputs(args, ["field", "search"], opts);
+    requireInputs(ARGS, name, args, opts);
     const props = opts.id
       ? { field: undefined, search: undefined, enabled: undefined, teamId: undefined }
       : {

@@ -1,14 +1,21 @@
 /** The secops provider resource (`pulumi:providers:secops`): one per team. */
 import * as pulumi from "@pulumi/pulumi";
-import { withDefaults } from "./utilities";
+import { argNames, checkArgs, withDefaults } from "./utilities";
 
 /** Arguments of {@link Provider}. */
 export interface ProviderArgs {
-  /** The team's API key (kept secret). Default: stack config `secops:apiKey`, then SECOPS_API_KEY. */
+  /**
+   * The team's API key (kept secret). An explicit provider takes its key from here only, never from
+   * stack config or SECOPS_API_KEY (a fallback is how a typo writes into another team): without it,
+   * preview fails naming the provider. Only the default provider reads `secops:apiKey`, then SECOPS_API_KEY.
+   */
   apiKey?: pulumi.Input<string>;
-  /** The API's base URL. Default: stack config `secops:baseUrl`, then SECOPS_BASE_URL. */
+  /** The API's base URL. Default: stack config `secops:baseUrl` (default provider), then SECOPS_BASE_URL. */
   baseUrl?: pulumi.Input<string>;
 }
+
+/** Every argument name of {@link ProviderArgs}: any other is refused at construction. */
+const PROVIDER_ARGS = argNames<ProviderArgs>({ apiKey: true, baseUrl: true });
 
 /**
  * An explicit secops provider: each instance has its own key and connection pool, so one program
@@ -34,10 +41,14 @@ export class Provider extends pulumi.ProviderResource {
   declare readonly baseUrl: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
+    checkArgs(args, PROVIDER_ARGS, "secops.Provider");
     super(
       Provider.__pulumiType,
       name,
-      { apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey), baseUrl: args.baseUrl },
+      {
+        apiKey: args?.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
+        baseUrl: args?.baseUrl,
+      },
       withDefaults(opts),
     );
   }

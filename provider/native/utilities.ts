@@ -1,9 +1,12 @@
 /**
  * What a generated SDK's `utilities.ts` gives its resources and invokes: the package version (and the
  * plugin's download URL when the package declares one) as default options, so the engine loads the
- * plugin of the SDK's own version; and the required-input check of generated constructors.
+ * plugin of the SDK's own version; and the required-input check of generated constructors. Beyond a
+ * generated SDK, it refuses argument names it does not know (generated SDKs drop them silently, and a
+ * dropped `apiKey` or `enabled` would be replaced by a default: issue 32).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { closest } from "../client/options";
 import { VERSION } from "../version";
 
 /** package.json's `pulumi` field (the language host reads it to report the plugin a program needs). */
@@ -32,14 +35,56 @@ export function withDefaults<T extends pulumi.ResourceOptions | pulumi.InvokeOpt
   return pulumi.mergeOptions(resourceOptsDefaults(), (opts ?? {}) as pulumi.ResourceOptions) as T;
 }
 
-/** A generated constructor's check: each required input is given (unless the resource is read by id or URN). */
+/**
+ * Every argument name of `T`, checked at compile time: a name missing here, or one `T` does not have,
+ * is a type error, so the list the constructor checks against cannot drift from the Args type.
+ */
+export function argNames<T>(names: { [K in keyof Required<T>]: true }): readonly string[] {
+  return Object.keys(names);
+}
+
+/**
+ * Refuses an argument name the resource or function does not know, naming the closest known one:
+ * `apikey is not an argument of secops.Provider; did you mean apiKey?`. `type` is the name a program
+ * uses (`secops.Provider`, `secops.HvaAutomationRule`, `secops.getIntegrationCount`).
+ */
+export function checkArgs(args: unknown, known: readonly string[], type: string): void {
+  if (args === undefined || args === null) return;
+  if (typeof args !== "object" || Array.isArray(args))
+    throw new pulumi.RunError(`the arguments of ${type} must be an object`);
+  for (const key of Object.keys(args)) {
+    if (known.includes(key)) continue;
+    const near = closest(key, known);
+    throw new pulumi.RunError(`${key} is not an argument of ${type}${near ? `; did you mean ${near}?` : ""}`);
+  }
+}
+
+/** What a resource class tells the constructor checks about itself. */
+export interface ResourceArgsSpec {
+  /** The name a program uses, e.g. `secops.HvaAutomationRule`. */
+  type: string;
+  /** Every argument name. */
+  known: readonly string[];
+  /** The arguments that must be given. */
+  required: readonly string[];
+}
+
+/**
+ * A generated constructor's checks: argument names first (a misspelt required input is named as the
+ * typo it is), then each required input is given, unless the resource is read by id or URN:
+ * `Missing required property 'search' of secops.HvaAutomationRule "dc"`.
+ */
 export function requireInputs(
+  spec: ResourceArgsSpec,
+  name: string,
   args: object | undefined,
-  names: readonly string[],
   opts: pulumi.CustomResourceOptions,
 ): void {
+  checkArgs(args, spec.known, spec.type);
   if (opts.id || opts.urn) return;
-  for (const name of names)
-    if (!args || (args as Record<string, unknown>)[name] === undefined)
-      throw new Error(`Missing required property '${name}'`);
+  for (const input of spec.required)
+    if (!args || (args as Record<string, unknown>)[input] === undefined)
+      throw new pulumi.RunError(
+        `Missing required property '${input}' of ${spec.type} ${JSON.stringify(name)}`,
+      );
 }

@@ -95,15 +95,10 @@ describe.each(Object.keys(schema.resources))("%s", (token) => {
     const made = new cls(`shape-${nameOf(token)}`, args);
     expect(cls.isInstance(made)).toBe(true);
     const other = Object.keys(schema.resources).find((t) => t !== token)!;
-    expect(
-      cls.isInstance(
-        new (exported[nameOf(other)] as Class)(`other-${nameOf(token)}`, {
-          field: "f",
-          search: "s",
-          directoryUserId: "u",
-        }),
-      ),
-    ).toBe(false);
+    const otherArgs = Object.fromEntries((schema.resources[other].requiredInputs ?? []).map((k) => [k, "x"]));
+    expect(cls.isInstance(new (exported[nameOf(other)] as Class)(`other-${nameOf(token)}`, otherArgs))).toBe(
+      false,
+    );
     expect([cls.isInstance(undefined), cls.isInstance(null), cls.isInstance({})]).toEqual([
       false,
       false,
@@ -125,11 +120,18 @@ describe.each(Object.keys(schema.resources))("%s", (token) => {
   test("each required input is checked as generated constructors do", () => {
     for (const missing of spec.requiredInputs ?? []) {
       const partial = { ...args, [missing]: undefined };
-      expect(() => new cls(`missing-${missing}`, partial)).toThrow(`Missing required property '${missing}'`);
+      expect(() => new cls(`missing-${missing}`, partial)).toThrow(
+        `Missing required property '${missing}' of secops.${nameOf(token)} "missing-${missing}"`,
+      );
     }
     // A resource read by id, or rehydrated by URN, needs no inputs.
     expect(() =>
-      requireInputs(undefined, spec.requiredInputs ?? [], { urn: `urn:pulumi:s::p::${token}::n` }),
+      requireInputs(
+        { type: `secops.${nameOf(token)}`, known: [], required: spec.requiredInputs ?? [] },
+        "n",
+        undefined,
+        { urn: `urn:pulumi:s::p::${token}::n` },
+      ),
     ).not.toThrow();
     expect(() => cls.get(`by-id-${nameOf(token)}`, "some-id")).not.toThrow();
   });

@@ -76,13 +76,17 @@ export function configFailures(news: Record<string, unknown>, who?: ProviderIden
     if (key === "apiKey" && named) continue; // never from the environment
     if (fromEnv === undefined || fromEnv === "") continue;
     const problem = settingProblem(key, fromEnv);
-    if (problem) failures.push({ property: key, reason: `${label} takes its ${key} from ${env}: ${problem}` });
+    if (problem)
+      failures.push({ property: key, reason: `${label} takes its ${key} from ${env}: ${problem}` });
   }
   return failures;
 }
 
 /** CheckConfig. The URN names the provider (and tells the default one); `instance` remembers it for Configure. */
-export function checkConfig(req: providerPb.CheckRequest, instance?: ProviderInstance): providerPb.CheckResponse {
+export function checkConfig(
+  req: providerPb.CheckRequest,
+  instance?: ProviderInstance,
+): providerPb.CheckResponse {
   const { provider } = messages();
   const who = providerOfUrn(req.getUrn());
   if (who) instance?.identify(who);

@@ -4,8 +4,10 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { SecOpsClient } from "../../client/client";
-import { encodings } from "../../client/errors";
+import { ErrorCodes, SecOpsConfigError, encodings, isSecOpsError } from "../../client/errors";
 import {
+  CONFIG_KEYS,
+  ENV_VARS,
   missingSettingsWarning,
   resolveSettings,
   type ConnectionOptions,
@@ -36,7 +38,51 @@ export function hideInErrors(values: Iterable<unknown>): void {
   for (const v of values) add(v);
 }
 
+/** Who a provider instance is: the name in its URN, and whether it is the engine's default provider. */
+export interface ProviderIdentity {
+  name: string;
+  isDefault: boolean;
+}
+
+/**
+ * The provider a URN names (`urn:pulumi:<stack>::<project>::pulumi:providers:secops::<name>`), or
+ * undefined for no URN. The engine names default providers `default`, or `default_<version>` (dots as
+ * underscores, e.g. `default_0_1_0`).
+ */
+export function providerOfUrn(urn: string | undefined): ProviderIdentity | undefined {
+  const name = urn ? urn.split("::").pop() : undefined;
+  return name ? { name, isDefault: /^default(_|$)/.test(name) } : undefined;
+}
+
+/** How messages name a provider: `the secops provider "client1"`, or the default one. */
+export function describeProvider(who: ProviderIdentity | undefined): string {
+  if (!who) return "the secops provider";
+  return who.isDefault ? "the default secops provider" : `the secops provider ${JSON.stringify(who.name)}`;
+}
+
+/**
+ * The error of a key the API refused (401), made once per instance and given to every later call:
+ * one message naming the provider, the setting and the fix, instead of one 401 per resource.
+ */
+function keyRefused(
+  who: ProviderIdentity | undefined,
+  err: { method?: string; path?: string },
+): SecOpsConfigError {
+  const where =
+    err.method && err.path ? ` (${err.method} ${err.path} answered 401)` : " (the API answered 401)";
+  const fix =
+    who && !who.isDefault
+      ? "Set apiKey on the provider to a valid API key of its team"
+      : `Set a valid API key with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or the ${ENV_VARS.apiKey} environment variable${who ? "" : " (or apiKey on an explicit provider)"}`;
+  return new SecOpsConfigError(
+    `${describeProvider(who)} was refused by the API: its apiKey is not a valid key${where}. ${fix}`,
+    "apiKey",
+  );
+}
+
 export class ProviderInstance implements ResourceContext {
+  #who: ProviderIdentity | undefined;
+  #refused: SecOpsConfigError | undefined;
   #settings: Promise<ConnectionSettings> | undefined;
   #client: Promise<SecOpsClient> | undefined;
   #cancelled = false;
@@ -45,15 +91,39 @@ export class ProviderInstance implements ResourceContext {
 
   constructor(private readonly log: PluginLog) {}
 
+  /** Who this instance is, from its CheckConfig or Configure URN. */
+  get who(): ProviderIdentity | undefined {
+    return this.#who;
+  }
+
+  /** Records who this instance is (the engine starts one plugin process per provider). */
+  identify(who: ProviderIdentity): void {
+    this.#who = who;
+  }
+
   /**
    * Settings from Configure: explicit args, then the engine's `variables`
-   * (`secops:config:<key>`), then SECOPS_API_KEY/SECOPS_BASE_URL. A missing key fails the first call
-   * that needs the API (never Configure), so a preview without credentials still works.
+   * (`secops:config:<key>`, for an explicit provider its own arguments again), then
+   * SECOPS_API_KEY/SECOPS_BASE_URL; a named provider's key never comes from the environment. A key
+   * given but unknown (an output of another resource, in preview) is never replaced by another one. A
+   * missing key fails the first call that needs the API (never Configure), so a preview without
+   * credentials still works.
    */
-  configure(explicit: ConnectionOptions, variables: (key: string) => string | undefined): void {
-    const settings = Promise.resolve().then(() =>
-      resolveSettings(explicit, (key) => variables(key.replace(/^secops:/, "secops:config:"))),
-    );
+  configure(
+    explicit: ConnectionOptions,
+    variables: (key: string) => string | undefined,
+    keyUnknown = false,
+  ): void {
+    const who = this.#who;
+    const named = who && !who.isDefault ? who.name : undefined;
+    const settings = Promise.resolve().then(() => {
+      if (keyUnknown)
+        throw new SecOpsConfigError(
+          `${describeProvider(who)}: its apiKey is not known until the update runs (it is an output of another resource)`,
+          "apiKey",
+        );
+      return resolveSettings(explicit, (key) => variables(key.replace(/^secops:/, "secops:config:")), named);
+    });
     // Reported by client() at the first call that needs the API; said once now, so a preview without a
     // key does not pass silently.
     settings.catch((err: unknown) => {
@@ -61,18 +131,46 @@ export class ProviderInstance implements ResourceContext {
       if (warning) this.warn("settings", warning);
     });
     this.#settings = settings;
+    this.#refused = undefined;
     // A second Configure replaces the client: the old one's pool is closed, never left open.
     const old = this.#client;
     this.#client = undefined;
     if (old) void old.then((c) => c.close()).catch(() => undefined);
   }
 
-  /** This instance's client (created on first use, validated then). */
+  /**
+   * This instance's client (created on first use, validated then). After the API refused the key,
+   * every call gets that one error and nothing more is sent.
+   */
   client(): Promise<SecOpsClient> {
+    if (this.#refused) return Promise.reject(this.#refused);
     this.#settings ??= Promise.resolve().then(() => resolveSettings());
     const settings = this.#settings;
-    this.#client ??= settings.then((s) => new SecOpsClient({ apiKey: s.apiKey, baseUrl: s.baseUrl }));
+    this.#client ??= settings.then((s) => {
+      try {
+        return new SecOpsClient({ apiKey: s.apiKey, baseUrl: s.baseUrl });
+      } catch (err) {
+        // A setting CheckConfig did not see (a refresh sends none): said with the provider's name.
+        if (err instanceof SecOpsConfigError)
+          throw new SecOpsConfigError(`${describeProvider(this.#who)}: ${err.message}`, err.field);
+        throw err;
+      }
+    });
     return this.#client;
+  }
+
+  /**
+   * Runs a call that needs the API. A key the API refuses (401) becomes one error naming the
+   * provider, the setting and the fix, made at the first refusal and given to every later call.
+   */
+  async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isSecOpsError(err, ErrorCodes.AUTH) && err.status === 401)
+        throw (this.#refused ??= keyRefused(this.#who, err));
+      throw err;
+    }
   }
 
   /** Once per instance and key; carries the current resource's URN. */

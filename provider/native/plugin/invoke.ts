@@ -70,7 +70,7 @@ export async function invoke(
   try {
     const bad = unknownArgument(fn, args);
     if (bad) throw bad;
-    const result = (await fn.call(await instance.client(), args)) as Bag;
+    const result = (await instance.guard(async () => fn.call(await instance.client(), args))) as Bag;
     // A result computed from a secret argument is secret too: every property of it.
     res.setReturn(toStruct(secrets.size ? wrap(result, new Set(Object.keys(result ?? {}))) : result));
   } catch (err) {

@@ -1,7 +1,10 @@
 /**
  * Resource RPCs: Check, Diff, Create, Read (refresh and import), Update, Delete. Each unwraps
  * secrets, calls the shared implementation of the URN's type for this provider instance, and wraps
- * what arrived secret again in what it returns.
+ * what arrived secret again in what it returns. Check refuses unknown input names (the
+ * implementation's check names the closest known one) and output-only names: Pulumi YAML and other
+ * languages reach it without our SDK. Calls that need the API run through the instance's guard (one
+ * error for a refused key).
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
@@ -72,7 +75,7 @@ export async function diff(
   const olds = unwrapHidden(req.getOlds()).values;
   const oldInputs = unwrapHidden(req.getOldInputs()).values;
   const news = unwrapHidden(req.getNews()).values;
-  const verdict = await impl.diff(req.getId(), olds, news);
+  const verdict = await instance.guard(() => impl.diff(req.getId(), olds, news));
   return diffResponse(verdict, resource, olds, oldInputs, news);
 }
 
@@ -96,13 +99,15 @@ export async function create(
       "INVALID_ARGUMENT",
       `secops: invalid inputs for ${req.getUrn()}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
     );
-  const made = await impl.create(values).catch((err: unknown) => {
-    // A half-finished create reports what it made: keep its secrets secret too.
-    const partial = err as { properties?: Bag };
-    if (partial && typeof partial.properties === "object")
-      partial.properties = wrap(partial.properties, secrets);
-    throw err;
-  });
+  const made = await instance
+    .guard(() => impl.create(values))
+    .catch((err: unknown) => {
+      // A half-finished create reports what it made: keep its secrets secret too.
+      const partial = err as { properties?: Bag };
+      if (partial && typeof partial.properties === "object")
+        partial.properties = wrap(partial.properties, secrets);
+      throw err;
+    });
   res.setId(made.id);
   res.setProperties(toStruct(wrap(made.outs ?? {}, secrets)));
   return res;
@@ -127,7 +132,7 @@ export async function read(
   const inputs = unwrapHidden(req.getInputs());
   // Import: the engine knows only the id; both inputs and properties come back.
   const importing = Object.keys(props.values).length === 0 && Object.keys(inputs.values).length === 0;
-  const found = await impl.read(req.getId(), importing ? undefined : props.values);
+  const found = await instance.guard(() => impl.read(req.getId(), importing ? undefined : props.values));
   const res = new provider.ReadResponse();
   if (!found.id || !found.props) return res; // gone: an empty id
   const secrets = new Set([...props.secrets, ...inputs.secrets]);
@@ -154,12 +159,13 @@ export async function update(
     res.setProperties(toStruct(wrap(previewOutputs(resource, news.values, olds.values), secrets)));
     return res;
   }
-  const updated = await impl.update(req.getId(), olds.values, news.values);
+  const updated = await instance.guard(() => impl.update(req.getId(), olds.values, news.values));
   res.setProperties(toStruct(wrap(updated.outs ?? {}, secrets)));
   return res;
 }
 
 export async function remove(instance: ProviderInstance, req: providerPb.DeleteRequest): Promise<void> {
   const { impl } = resolve(instance, req.getUrn(), req.getType());
-  await impl.delete(req.getId(), unwrapHidden(req.getProperties()).values);
+  const olds = unwrapHidden(req.getProperties()).values;
+  await instance.guard(() => impl.delete(req.getId(), olds));
 }
