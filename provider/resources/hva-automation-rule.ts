@@ -23,6 +23,9 @@ import { createRule, outputs } from "./hva-create";
 import { held, removePendingCreate } from "./hva-settle";
 import { intentJournal } from "./intents";
 import { FreshLoad, KeyedLock } from "./serial";
+import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
+
+export type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
 
 /** Arguments of HvaAutomationRule (both front-ends). */
 export interface HvaAutomationRuleArgs {
@@ -37,23 +40,6 @@ export interface HvaAutomationRuleArgs {
    * Default false. Needs the (assumed) list route; see the README's assumptions table.
    */
   adoptExisting?: pulumi.Input<boolean>;
-}
-
-/** Inputs after check: defaults applied. */
-export interface HvaRuleInputs {
-  field: string;
-  search: string;
-  enabled: boolean;
-  adoptExisting: boolean;
-  __provider?: string;
-}
-
-/** Outputs stored in state. */
-export interface HvaRuleOutputs {
-  field: string;
-  search: string;
-  enabled: boolean;
-  teamId: string;
 }
 
 /** Input names of HvaAutomationRule (teamId is an output the dynamic class seeds as undefined). */

@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
 import type { ResourceContext } from "./context";
-import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-automation-rule";
+import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
 import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./hva-reconcile";
 import { adoptLeftCreate } from "./hva-settle";
 import { intentJournal } from "./intents";

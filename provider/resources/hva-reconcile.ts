@@ -11,7 +11,7 @@ import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsApiError, SecOpsError, SecOpsSafetyError, isSecOpsError } from "../client/errors";
 import { backoffMs, sleep } from "../client/retry";
 import type { HvaRule } from "../client/types";
-import type { HvaRuleInputs } from "./hva-automation-rule";
+import type { HvaRuleInputs } from "./hva-types";
 import { partialFailure, pendingId } from "./runtime";
 
 type Rule = Pick<HvaRuleInputs, "field" | "search">;

@@ -3,7 +3,7 @@
  * spreads them in order, so they draw from one random sequence.
  */
 import { at } from "./seed";
-import type { Parts } from "./detections";
+import type { Parts } from "./detection-parts";
 
 const STATUSES = ["NEW", "IN_PROGRESS", "CLOSED"];
 /** Severities by ordinal. */

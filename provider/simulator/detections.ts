@@ -5,6 +5,7 @@
  * detections). Generated on demand from (seed, case, index) so a big case costs no memory until read.
  */
 import { rng } from "./seed";
+import type { Parts } from "./detection-parts";
 import { SEVERITIES } from "./detection-fields";
 import {
   idFields,
@@ -77,20 +78,6 @@ export function detection(
     ...customDetectionPart(c),
     ...externalCustomDetectionPart(c),
   };
-}
-
-export /** What the parts of a detection are built from. */
-interface Parts {
-  id: string;
-  teamId: string;
-  index: number;
-  t: number;
-  r: () => number;
-  sevIdx: number;
-  caseId: string;
-  caseSid: string;
-  directoryUser: unknown;
-  node: (k: number) => Record<string, unknown>;
 }
 
 function hash(s: string): number {

@@ -1,0 +1,21 @@
+/**
+ * HvaAutomationRule's values after check and in state, in a module below the files of its
+ * implementation (hva-automation-rule, hva-create, hva-reconcile, hva-settle), which all use them.
+ */
+
+/** Inputs after check: defaults applied. */
+export interface HvaRuleInputs {
+  field: string;
+  search: string;
+  enabled: boolean;
+  adoptExisting: boolean;
+  __provider?: string;
+}
+
+/** Outputs stored in state. */
+export interface HvaRuleOutputs {
+  field: string;
+  search: string;
+  enabled: boolean;
+  teamId: string;
+}
