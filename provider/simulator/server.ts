@@ -137,7 +137,8 @@ async function countAndChooseFault(sc: ServerContext, req: IncomingMessage, key:
     sc.stats.earlyRetries++;
   const fault = sc.faults.choose(key.split(" ")[0], path);
   if (fault?.kind === "latency") {
-    await new Promise((done) => setTimeout(done, fault.latencyMs ?? 200));
+    // Unref'd: a held request never keeps a closed simulator's process (or a test worker) alive.
+    await new Promise((done) => setTimeout(done, fault.latencyMs ?? 200).unref());
     return undefined;
   }
   if (fault?.kind === "429" && typeof requestId === "string")
