@@ -168,12 +168,12 @@ func (h *harness) apiState(ruleID string) (apiState, error) {
 
 func deploymentScenarios() []scenario {
 	return []scenario{
-		{"preview: CheckConfig, DiffConfig, Configure (preview), Check, Create(preview=true) of both resources write nothing", preview},
-		{"up: Create of both resources writes the rule (one more in the team's list) and the user's flag", up},
-		{"refresh: Read with id and props returns the API's state, drift made out of band included", refresh},
-		{"import: Read with only an id returns inputs and properties; Check and Diff of them show no change", importStep},
-		{"update: Check, Diff (detailed), Update(preview=true) writes nothing, Update changes the API", update},
-		{"destroy: Delete removes the rule (team's list back to its size) and restores the user", destroy},
+		{"preview", "CheckConfig, DiffConfig, Configure (preview), Check, Create(preview=true) of both resources write nothing", preview},
+		{"up", "Create of both resources writes the rule (one more in the team's list) and the user's flag", up},
+		{"refresh", "Read with id and props returns the API's state, drift made out of band included", refresh},
+		{"import", "Read with only an id returns inputs and properties; Check and Diff of them show no change", importStep},
+		{"update", "Check, Diff (detailed), Update(preview=true) writes nothing, Update changes the API", update},
+		{"destroy", "Delete removes the rule (team's list back to its size) and restores the user", destroy},
 	}
 }
 

@@ -166,6 +166,7 @@ func (h *harness) startPlugin(ctx context.Context, flags ...string) (*plugin, er
 	cmd := exec.Command(h.node, args...)
 	cmd.Dir = h.root
 	cmd.Env = pluginEnv()
+	cmd.SysProcAttr = orphanless()
 	p := &plugin{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdout, err := cmd.StdoutPipe()
@@ -280,6 +281,11 @@ func (p *plugin) kill() {
 	}
 }
 
+// orphanless makes a child end with the driver, even when the driver is killed (a test's timeout).
+func orphanless() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The simulator.
 
@@ -299,6 +305,7 @@ func startSimulator(root, node string) (*simulator, error) {
 	cmd := exec.Command(node, filepath.Join(root, "dist", "cli", "secops-sim.js"),
 		"--json", "--port", "0", "--seed", "33", "--control-token", token)
 	cmd.Dir = root
+	cmd.SysProcAttr = orphanless()
 	s := &simulator{cmd: cmd, exited: make(chan struct{}), stderr: &lockedBuffer{}}
 	cmd.Stderr = s.stderr
 	stdout, err := cmd.StdoutPipe()

@@ -59,8 +59,9 @@ type result struct {
 }
 
 type scenario struct {
-	name string
-	run  func(ctx context.Context, h *harness) error
+	name  string // short and stable: tests/interop/grpc-go.test.ts lists them
+	title string // what it shows
+	run   func(ctx context.Context, h *harness) error
 }
 
 // failf makes a scenario's failure message.
@@ -126,7 +127,7 @@ func main() {
 		if *only != "" && !strings.Contains(s.name, *only) {
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "interop: %s ...\n", s.name)
+		fmt.Fprintf(os.Stderr, "interop: %s (%s) ...\n", s.name, s.title)
 		r := runScenario(h, s)
 		fmt.Fprintf(os.Stderr, "interop: %s: passed=%v (%d ms) %s\n", s.name, r.Passed, r.Ms, firstLine(r.Message))
 		results = append(results, r)

@@ -21,14 +21,14 @@ import (
 
 func transportScenarios() []scenario {
 	return []scenario{
-		{"engine flags and Log: started with --logtostderr -v=9 --tracing <endpoint> <engine>, a keyless Configure warns through the engine's Log service, no key in any log", engineLog},
-		{"200 concurrent calls (Check, Invoke, Read, Diff, GetPluginInfo) on one connection each get their own answer", concurrent},
-		{"List (server streaming) pages through the team's rules: the same ids as the API lists", listRules},
-		{"a 24 MB request and a 24 MB response (Check returns its input with a failure) on the 400 MiB limits", bigMessages},
-		{"a deadline expiring mid-call (API delayed) is DEADLINE_EXCEEDED; the plugin answers during and after", deadline},
-		{"calls cancelled mid-flight (context cancel) are CANCELED; the plugin answers during and after", cancelled},
-		{"the connection closed with calls in flight, then a new connection to the same plugin works, still configured", reconnect},
-		{"unknown methods and services, Construct and Handshake are UNIMPLEMENTED; the connection stays usable", unimplemented},
+		{"engine-log", "engine flags and Log: started with --logtostderr -v=9 --tracing <endpoint> <engine>, a keyless Configure warns through the engine's Log service, no key in any log", engineLog},
+		{"concurrent-200", "200 concurrent calls (Check, Invoke, Read, Diff, GetPluginInfo) on one connection each get their own answer", concurrent},
+		{"list-stream", "List (server streaming) pages through the team's rules: the same ids as the API lists", listRules},
+		{"messages-24mb", "a 24 MB request and a 24 MB response (Check returns its input with a failure) on the 400 MiB limits", bigMessages},
+		{"deadline-mid-call", "a deadline expiring mid-call (API delayed) is DEADLINE_EXCEEDED; the plugin answers during and after", deadline},
+		{"cancel-mid-flight", "calls cancelled mid-flight (context cancel) are CANCELED; the plugin answers during and after", cancelled},
+		{"close-and-reconnect", "the connection closed with calls in flight, then a new connection to the same plugin works, still configured", reconnect},
+		{"unimplemented", "unknown methods and services, Construct and Handshake are UNIMPLEMENTED; the connection stays usable", unimplemented},
 	}
 }
 

@@ -1,0 +1,132 @@
+/**
+ * The engine's own gRPC library drives the plugin (issue 33 item 5): a Go driver (./driver/) built with
+ * Debian's grpc-go and protobuf packages in GOPATH mode, from Pulumi's protocol files (./proto/),
+ * starts `bin/pulumi-resource-secops` as the engine does and runs the engine's sequences and transport
+ * cases against the simulator. It runs once in `beforeAll`; each scenario it reports is one test here.
+ * grpc-go 1.33 (Debian 12) is older than the engine's own; see ./README.md.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { built, ROOT } from "../helpers/spawn";
+
+/** Every scenario the driver runs, by its name there, with what it shows. */
+const SCENARIOS: Record<string, string> = {
+  preview: "CheckConfig, DiffConfig, Configure (preview), Check, Create(preview=true) write nothing",
+  up: "Create of both resources writes them: one more rule in the team's list, the user's flag set",
+  refresh: "Read with id and props returns the API's state; drift made out of band shows in the next refresh",
+  import: "Read with only an id returns inputs and properties, and they diff as no change",
+  update: "Check, detailed Diff, Update(preview=true) writes nothing, Update changes the API",
+  destroy: "Delete removes the rule and restores the user",
+  "engine-log": "engine flags before the address; a keyless Configure warns through the engine's Log service",
+  "concurrent-200": "200 concurrent calls on one connection each get their own answer",
+  "list-stream": "List (server streaming) pages through the same rules the API lists",
+  "messages-24mb": "a 24 MB request and response on the engine's 400 MiB limits",
+  "deadline-mid-call": "a deadline expiring mid-call is DEADLINE_EXCEEDED; the plugin answers after",
+  "cancel-mid-flight": "calls cancelled mid-flight are CANCELED; the plugin answers after",
+  "close-and-reconnect": "the connection closed with calls in flight, then a new connection works",
+  unimplemented: "unknown methods and services are UNIMPLEMENTED; the connection stays usable",
+};
+
+interface Outcome {
+  name: string;
+  passed: boolean;
+  message: string;
+  ms: number;
+}
+
+/** What a tool printed, or why it could not run. */
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { cwd: ROOT, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
+      reject(
+        new Error(
+          missing
+            ? `${file} is not installed. The Go driver needs Debian's golang-go golang-google-grpc-dev ` +
+                "golang-github-golang-protobuf-1-5-dev protobuf-compiler protoc-gen-go-grpc (.ci/run installs them)"
+            : `${[file, ...args].join(" ")} failed (${err.message.split("\n")[0]}):\n${stderr}${stdout}`,
+        ),
+      );
+    });
+  });
+}
+
+let work: string;
+let outcomes: Map<string, Outcome> | undefined;
+let setupError: Error | undefined;
+
+/** Generates the stubs into a temporary GOPATH, builds the driver, runs it; returns its results. */
+async function buildAndRun(): Promise<Outcome[]> {
+  built("plugin/pulumi-resource-secops.js");
+  built("cli/secops-sim.js");
+  work = mkdtempSync(join(tmpdir(), "secops-grpc-go-"));
+  mkdirSync(join(work, "src"));
+  // GOPATH mode on Debian's Go sources: no module is downloaded.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GOPATH: `${work}:/usr/share/gocode`,
+    GO111MODULE: "off",
+    GOFLAGS: "",
+    GOBIN: join(work, "bin"),
+  };
+  if (!env.GOCACHE && !env.HOME && !env.XDG_CACHE_HOME) env.GOCACHE = join(tmpdir(), "secops-go-cache");
+  await run("go", ["version"], env, 10_000);
+  // protoc-gen-go from the same sources as the protobuf runtime the driver links (Debian ships no binary).
+  await run("go", ["install", "google.golang.org/protobuf/cmd/protoc-gen-go"], env, 120_000);
+  const protoDir = join(ROOT, "tests", "interop", "proto");
+  const protos = readdirSync(join(protoDir, "pulumi")).map((f) => join(protoDir, "pulumi", f));
+  await run(
+    "protoc",
+    [
+      `-I${protoDir}`,
+      `--plugin=protoc-gen-go=${join(work, "bin", "protoc-gen-go")}`,
+      `--go_out=${join(work, "src")}`,
+      `--go-grpc_out=${join(work, "src")}`,
+      ...protos,
+    ],
+    env,
+    60_000,
+  );
+  const driver = join(work, "driver");
+  await run("go", ["build", "-o", driver, "./tests/interop/driver"], env, 120_000);
+  // The plugin and the simulator run on this Node (the CI leg's).
+  const stdout = await run(driver, ["-root", ROOT, "-node", process.execPath], process.env, 120_000);
+  return JSON.parse(stdout) as Outcome[];
+}
+
+beforeAll(async () => {
+  try {
+    outcomes = new Map((await buildAndRun()).map((o) => [o.name, o]));
+  } catch (err) {
+    setupError = err as Error;
+  }
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function outcome(name: string): Outcome {
+  if (setupError) throw setupError;
+  const o = outcomes?.get(name);
+  if (!o) throw new Error(`the Go driver reported no scenario "${name}"`);
+  return o;
+}
+
+describe("grpc-go (the engine's gRPC library) drives the plugin", () => {
+  for (const [name, shows] of Object.entries(SCENARIOS)) {
+    test(`${name}: ${shows}`, () => {
+      const o = outcome(name);
+      if (!o.passed) throw new Error(`${name} failed in the Go driver (${o.ms} ms):\n${o.message}`);
+      expect(o.passed).toBe(true);
+    });
+  }
+
+  test("the driver ran exactly the scenarios listed here", () => {
+    if (setupError) throw setupError;
+    expect([...(outcomes?.keys() ?? [])].sort()).toEqual(Object.keys(SCENARIOS).sort());
+  });
+});
