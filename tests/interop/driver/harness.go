@@ -446,6 +446,18 @@ func (s *simulator) writes() (int, error) {
 	return st.Writes, err
 }
 
+// requests is how many requests the simulator has received on a route ("GET /v1/auth/me").
+func (s *simulator) requests(route string) (int, error) {
+	var st struct {
+		Requests map[string]int `json:"requests"`
+	}
+	code, err := s.call("GET", "/__sim/stats", "", nil, &st)
+	if err == nil && code != 200 {
+		err = fmt.Errorf("GET /__sim/stats answered %d", code)
+	}
+	return st.Requests[route], err
+}
+
 // faults replaces the simulator's fault rules (nil clears them).
 func (s *simulator) faults(rules []bag) error {
 	method, body := "PUT", interface{}(rules)

@@ -257,10 +257,29 @@ func bigMessages(ctx context.Context, h *harness) error {
 	return answers(ctx, p, "after 24 MB messages")
 }
 
-// delayIdentity makes the API answer GET /v1/auth/me only after ms milliseconds.
-func (h *harness) delayIdentity(ms int) error {
-	return h.sim.faults([]bag{{"kind": "latency", "method": "GET", "path": "/v1/auth/me", "latencyMs": ms}})
+const identityRoute = "GET /v1/auth/me"
+
+// delayIdentity makes the API answer GET /v1/auth/me only after ms milliseconds; it returns the
+// number of those requests the API has received so far.
+func (h *harness) delayIdentity(ms int) (int, error) {
+	if err := h.sim.faults([]bag{{"kind": "latency", "method": "GET", "path": "/v1/auth/me", "latencyMs": ms}}); err != nil {
+		return 0, err
+	}
+	return h.sim.requests(identityRoute)
 }
+
+// inFlight waits until the API has received n more identity requests than `base`: the calls are
+// then mid-flight in the plugin, waiting on the API.
+func (h *harness) inFlight(base, n int) error {
+	got := 0
+	if !waitFor(5*time.Second, func() bool { got, _ = h.sim.requests(identityRoute); return got >= base+n }) {
+		return failf("the API received %d of the %d requests expected in 5 s", got-base, n)
+	}
+	return nil
+}
+
+// maxConcurrency is the plugin's client's default budget of API requests at once.
+const maxConcurrency = 8
 
 const apiDelay = 1500 * time.Millisecond
 
@@ -270,11 +289,12 @@ func deadline(ctx context.Context, h *harness) error {
 		return err
 	}
 	defer p.close()
-	if err := h.delayIdentity(int(apiDelay / time.Millisecond)); err != nil {
+	base, err := h.delayIdentity(int(apiDelay / time.Millisecond))
+	if err != nil {
 		return err
 	}
 	began := time.Now()
-	c, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	c, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	_, err = identity(c, p)
 	cancel()
 	took := time.Since(began)
@@ -283,6 +303,10 @@ func deadline(ctx context.Context, h *harness) error {
 	}
 	if took > apiDelay {
 		return failf("DEADLINE_EXCEEDED came after %v, later than the API's answer", took)
+	}
+	// The call had reached the API: it expired while the plugin waited on it.
+	if err := h.inFlight(base, 1); err != nil {
+		return err
 	}
 	// While the API request of the expired call is still pending, and after its answer arrives.
 	c, cancel = context.WithTimeout(ctx, 2*time.Second)
@@ -304,17 +328,22 @@ func cancelled(ctx context.Context, h *harness) error {
 		return err
 	}
 	defer p.close()
-	if err := h.delayIdentity(int(apiDelay / time.Millisecond)); err != nil {
+	base, err := h.delayIdentity(int(apiDelay / time.Millisecond))
+	if err != nil {
 		return err
 	}
 	began := time.Now()
 	const n = 10
 	errs := make(chan error, n)
 	c, cancel := context.WithCancel(ctx)
+	defer cancel()
 	for i := 0; i < n; i++ {
 		go func() { _, err := identity(c, p); errs <- err }()
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Cancelled once the plugin waits on the API for as many as its budget lets it send.
+	if err := h.inFlight(base, maxConcurrency); err != nil {
+		return err
+	}
 	cancel()
 	for i := 0; i < n; i++ {
 		if err := <-errs; status.Code(err) != codes.Canceled {
@@ -343,7 +372,8 @@ func reconnect(ctx context.Context, h *harness) error {
 		return err
 	}
 	defer p.close()
-	if err := h.delayIdentity(int(apiDelay / time.Millisecond)); err != nil {
+	base, err := h.delayIdentity(int(apiDelay / time.Millisecond))
+	if err != nil {
 		return err
 	}
 	began := time.Now()
@@ -357,7 +387,9 @@ func reconnect(ctx context.Context, h *harness) error {
 			errs <- err
 		}()
 	}
-	time.Sleep(300 * time.Millisecond)
+	if err := h.inFlight(base, maxConcurrency); err != nil {
+		return err
+	}
 	p.conn.Close()
 	// grpc-go 1.33 ends them UNAVAILABLE ("transport is closing"), newer ones CANCELED ("the client
 	// connection is closing"): either way on the client's side, at once, whatever the plugin does.
