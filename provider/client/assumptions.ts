@@ -61,6 +61,13 @@ const TABLE = [
     routes: [{ method: "GET", path: "/v1/directory/{id}" }],
   },
   {
+    id: "directory.list",
+    text: "`GET /v1/directory` lists the team's directory users (bare array or `{ data }`)",
+    usedFor: "`List` of `DirectoryUserSettings` (`pulumi do ... list`)",
+    withoutIt: "that `List` fails with a clear `SECOPS_UNSUPPORTED` (never an empty list)",
+    routes: [{ method: "GET", path: "/v1/directory" }],
+  },
+  {
     id: "unknown-route",
     text: 'An unknown route answers `404 {"message": "Cannot GET /path"}` (NestJS style)',
     usedFor: "telling a missing route (`SECOPS_UNSUPPORTED`) from a missing object (`SECOPS_NOT_FOUND`)",

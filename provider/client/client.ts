@@ -72,6 +72,14 @@ export class SecOpsClient {
     return this.request({ method: "GET", path, idempotent: true }, V().directoryUserSchema);
   }
 
+  /** GET /v1/directory (assumed route): the team's directory users. */
+  async listDirectoryUsers(): Promise<DirectoryUser[]> {
+    return this.request(
+      { method: "GET", path: routes.directoryUsers(), idempotent: true },
+      V().directoryUserListSchema,
+    );
+  }
+
   /** PATCH /v1/directory/{id}: sets any of the three flags; at least one must be given. */
   async updateDirectoryUser(id: string, update: DirectoryUserUpdate): Promise<DirectoryUser> {
     const path = routes.directoryUser(V().parseInput(V().idSchema, id, "id"));

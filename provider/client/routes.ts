@@ -15,6 +15,8 @@ export const routes = {
   authMe: () => "/v1/auth/me",
   /** Spec: PATCH /v1/directory/{id}. ASSUMPTION: GET on the same path reads the user. */
   directoryUser: (id: string) => `/v1/directory/${enc(id)}`,
+  /** ASSUMPTION: GET /v1/directory lists the team's directory users. */
+  directoryUsers: () => "/v1/directory",
   /** Spec: POST /v1/integration/count. */
   integrationCount: () => "/v1/integration/count",
   /** Spec: PATCH /v1/timeline/comments/{id}. */

@@ -8,6 +8,7 @@ import { SORT_DIRECTIONS, type CsvExportOptions } from "./types";
 
 // What the client validates with (its only way to the schemas: see lazy.ts).
 export {
+  directoryUserListSchema,
   directoryUserSchema,
   directoryUserUpdateSchema,
   hvaRuleCreateSchema,

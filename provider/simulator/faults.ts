@@ -3,7 +3,8 @@
  * often (`rate`, drawn from a seeded PRNG so runs repeat) and how many times at most (`times`).
  *
  * Kinds and what the client sees:
- * - `429` (with Retry-After), `500`, `502`, `503`: that status with a JSON error body; nothing processed.
+ * - `403` (as for a role without access), `429` (with Retry-After), `500`, `502`, `503`: that status
+ *   with a JSON error body; nothing processed.
  * - `latency`: the request waits `latencyMs` and is then processed normally.
  * - `reset`: the connection is destroyed before the request is processed.
  * - `commit-drop`: the request is processed (the write happens), then the connection is destroyed.
@@ -19,6 +20,7 @@ import { rng } from "./seed";
 
 /** Every fault kind. */
 export const FAULT_KINDS = [
+  "403",
   "429",
   "500",
   "502",

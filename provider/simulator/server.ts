@@ -191,7 +191,12 @@ function injectBefore(fault: FaultRule, req: IncomingMessage, res: ServerRespons
   res.end(
     JSON.stringify({
       statusCode: status,
-      message: status === 429 ? "Too Many Requests" : "Service unavailable (injected)",
+      message:
+        status === 429
+          ? "Too Many Requests"
+          : status === 403
+            ? "Forbidden resource (injected)"
+            : "Service unavailable (injected)",
     }),
   );
 }

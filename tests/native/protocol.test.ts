@@ -200,7 +200,7 @@ describe("List", () => {
     // No page size: the first page holds them all.
     expect((await list(raw, HVA, { query })).results.map((r) => r.id)).toEqual(made);
     const negative = await failure(list(raw, HVA, { query, limit: -1 }));
-    expect(negative).toEqual({ code: 3, details: "secops: limit must not be negative" });
+    expect(negative).toEqual({ code: 3, details: "limit: must not be negative" });
   });
 
   test("filters: field, enabled and a search glob", async () => {
@@ -222,15 +222,15 @@ describe("List", () => {
     expect(await list(raw, HVA, { query: { search: UNKNOWN } })).toEqual({ results: [], computed: true });
     expect(await failure(list(raw, HVA, { query: { serch: "x" } }))).toEqual({
       code: 3,
-      details: `secops: serch is not a query key of ${HVA}; did you mean search?`,
+      details: `serch: is not a query key of ${HVA}; did you mean search?`,
     });
     expect(await failure(list(raw, HVA, { query: { enabled: "yes" } }))).toEqual({
       code: 3,
-      details: "secops: enabled must be a boolean",
+      details: "enabled: must be a boolean",
     });
     expect(await failure(list(raw, "secops:index:Nope"))).toEqual({
       code: 3,
-      details: `secops: token secops:index:Nope cannot be listed; the secops provider lists ${HVA} and ${USERS}`,
+      details: `token: secops:index:Nope cannot be listed; the secops provider lists ${HVA} and ${USERS}`,
     });
     expect((await sim.control.stats()).requests).toEqual({});
   });
@@ -241,7 +241,7 @@ describe("List", () => {
     expect(refused.code).toBe(2);
     expect(refused.details).toMatch(/\(401\)/);
     const { raw } = await plugin(sim.apiKeys.client2Admin);
-    await sim.control.setFaults("403:1@GET /endpoint/hva/automation");
+    await sim.control.setFaults([{ kind: "403", method: "GET", path: "/endpoint/hva/automation" }]);
     const forbidden = await failure(list(raw, HVA));
     expect(forbidden.code).toBe(2);
     expect(forbidden.details).toMatch(/GET \/endpoint\/hva\/automation failed \(403\)/);

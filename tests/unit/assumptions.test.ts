@@ -42,7 +42,7 @@ test("routes.ts takes its hidden names and values from the table", () => {
 
 test("the simulator serves each assumed route, and strict-spec answers exactly those as unknown", async () => {
   const routes = ASSUMPTIONS.flatMap((a) => a.routes ?? []);
-  expect(routes.length).toBe(4);
+  expect(routes.length).toBe(5);
   const [open, strict] = await Promise.all([
     createSimulator({ seed: 3 }),
     createSimulator({ seed: 3, strictSpec: true }),

@@ -80,6 +80,11 @@ export const directoryUserSchema = z.looseObject({
   raw: optObject,
   emailDirection: optEnum(EMAIL_DIRECTIONS),
 });
+/** A list of users (assumed GET /v1/directory): a bare array or `{ data: [...] }`. */
+export const directoryUserListSchema = z.union([
+  z.array(directoryUserSchema),
+  z.looseObject({ data: z.array(directoryUserSchema) }).transform((o) => o.data),
+]);
 
 /** The three flags PATCH /v1/directory/{id} accepts. Unknown keys are rejected (typos name the field). */
 export const directoryUserUpdateSchema = z.strictObject({

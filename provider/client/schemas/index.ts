@@ -6,6 +6,7 @@ export { idSchema, jsonPath, parseInput, parseResponse } from "./common";
 export { identitySchema } from "./identity";
 export {
   clusterMemberSchema,
+  directoryUserListSchema,
   directoryUserSchema,
   directoryUserUpdateSchema,
   endpointGroupAssignmentSchema,

@@ -9,6 +9,7 @@ import { SecOpsConfigError } from "../../client/errors";
 import { ENV_VARS, namedProviderWithoutKey } from "../../config";
 import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
+import { PROTOCOL } from "./handshake";
 import { messages, fromStruct, toStruct } from "./messages";
 import { unwrap, wrap, UNKNOWN } from "./wire";
 
@@ -213,9 +214,12 @@ export function configure(
     args.apiKey === UNKNOWN,
   );
   const res = new provider.ConfigureResponse();
-  res.setAcceptsecrets(true);
+  // The answers Handshake gives (an engine that handshook ignores these), and preview support, which
+  // the protocol requires of a provider that handshakes.
+  res.setAcceptsecrets(PROTOCOL.acceptSecrets);
   res.setSupportspreview(true);
-  res.setAcceptresources(false);
-  res.setAcceptoutputs(false);
+  res.setAcceptresources(PROTOCOL.acceptResources);
+  res.setAcceptoutputs(PROTOCOL.acceptOutputs);
+  res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
   return res;
 }
