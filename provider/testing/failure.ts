@@ -4,9 +4,14 @@ import type { Step } from "./plan";
 /** A runner command. */
 export type Command = "preview" | "up" | "refresh" | "destroy" | "import";
 
+/** A resource's error as the Pulumi CLI prints it: `<type> (<name>): error: <message>`. */
+export const pulumiError = (s: Pick<Step, "type" | "name" | "error">) =>
+  `${s.type} (${s.name}): error: ${s.error}`;
+
 /**
  * A step in which some resources failed: the others were completed and recorded first. The message
- * lists every failure; `steps` is the whole report (as the step would have returned it).
+ * lists every failure as the Pulumi CLI prints it (the provider's own text, no gRPC status), one a
+ * line; `steps` is the whole report (as the step would have returned it), each `error` the text alone.
  */
 export class StepFailedError extends Error {
   constructor(
@@ -15,7 +20,7 @@ export class StepFailedError extends Error {
   ) {
     const failed = steps.filter((s) => !s.ok);
     super(
-      `${command}: ${failed.length} of ${steps.length} resource(s) failed:\n${failed.map((s) => `  ${s.name} (${s.op}): ${s.error}`).join("\n")}`,
+      `${command}: ${failed.length} of ${steps.length} resource(s) failed:\n${failed.map((s) => `  ${pulumiError(s)}`).join("\n")}`,
     );
     this.name = "StepFailedError";
   }

@@ -2,7 +2,7 @@
  * Planning a runner step: Check and Diff through the host for each declared resource, deletes for
  * what is no longer declared. One resource's failing Check fails its own step only.
  */
-import type { ProviderProcess } from "./host";
+import type { DiffAnswer, ProviderProcess } from "./host";
 import type { DeclaredResource } from "./program";
 import type { ProviderRef } from "./providers";
 import { pool } from "./pool";
@@ -89,7 +89,13 @@ async function planOne(
   if (checked.failures.length) return refused(step, "check-failed", failureText(checked.failures));
   const inputs = checked.inputs;
   if (!old) return { op: "create", step, declared: d, inputs };
-  const diff = await host.diff(old.id, d.urn, old.outputs, inputs, old.inputs);
+  let diff: DiffAnswer;
+  try {
+    diff = await host.diff(old.id, d.urn, old.outputs, inputs, old.inputs);
+  } catch (err) {
+    // A Diff the provider refuses (e.g. an object of another team) fails this resource's step only.
+    return { op: "refused", step: { ...step, op: "update", ok: false, error: errorText(err) } };
+  }
   if (!diff.changes && !diff.replaces.length) {
     // Found by an alias: the state's record moves to the new URN (and type), nothing is sent.
     if (old.urn !== d.urn)

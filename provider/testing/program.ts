@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { recordAliases } from "./aliases";
 import { loadProgram } from "./load";
+import { isTypeScript, typeCheck } from "./typecheck";
 import { urnOfParts } from "./urns";
 
 /** A declared resource. */
@@ -47,6 +48,11 @@ export interface ProgramOptions {
   invoke?: InvokeHandler;
   /** What the state holds for a URN: the program then sees the real id and outputs (else preview values). */
   known?: (urn: string) => { id: string; outputs: Record<string, unknown> } | undefined;
+  /**
+   * The directory the program runs from (its tsconfig's): a TypeScript program is type-checked first,
+   * as Pulumi does (see typecheck.ts). Default: the program file's directory.
+   */
+  programDir?: string;
 }
 
 /** What evaluating a program yields: its resources and its stack outputs (the module's exports). */
@@ -103,6 +109,7 @@ async function evaluate(program: ProgramSource, options: ProgramOptions): Promis
   let loaded: { file: string; module: unknown } | undefined;
   if (typeof program === "string") {
     const file = require.resolve(resolve(program));
+    if (isTypeScript(file)) await typeCheck(file, options.programDir ?? dirname(file));
     const mod = (await loadProgram(file)) as { default?: unknown } | undefined;
     // A module system that ignores require.cache (jest) hands back the same exports without running
     // the program again: reuse what that run declared.
@@ -156,11 +163,26 @@ function mocks(
       if (known) return { id: known.id, state: { ...args.inputs, ...visibleOutputs(known.outputs) } };
       return { id: `${args.name}-preview-id`, state: args.inputs };
     },
-    call: (args) =>
-      options.invoke
-        ? options.invoke(args.token, args.inputs, args.provider?.replace(/::[^:]*$/, ""), seen)
-        : args.inputs,
+    call: async (args) => {
+      if (!options.invoke) return args.inputs;
+      // The default provider's invokes name none: the SDK sends an empty reference.
+      const provider = args.provider ? args.provider.replace(/::[^:]*$/, "") : undefined;
+      try {
+        return await options.invoke(args.token, args.inputs, provider, seen);
+      } catch (err) {
+        throw invokeError(err);
+      }
+    },
   };
+}
+
+/**
+ * An invoke's error as the program sees it: the SDK turns a failed Invoke into `new Error(details)`,
+ * the engine's text, so an error without `details` would reach the program with no message at all.
+ */
+function invokeError(err: unknown): Error {
+  const message = (err as Error)?.message ?? String(err);
+  return Object.assign(new Error(message), { details: message });
 }
 
 /** The last evaluation of each module program, for module systems that cannot re-run a module. */
@@ -192,6 +214,7 @@ export async function evaluateStack(options: {
     secretKeys: options.secretKeys ?? ["secops:apiKey"],
     invoke: options.invoke,
     known: options.known,
+    programDir: options.programDir,
   });
   const failed = Object.entries(evaluated.outputErrors);
   if (failed.length)

@@ -7,6 +7,7 @@
 import { secret, type ProviderProcess } from "./host";
 import { DynamicProviderHost, NativePluginProcess } from "./processes";
 import type { DeclaredResource } from "./program";
+import { errorText } from "./state";
 
 /** The provider type token of the native plugin. */
 export const NATIVE_PROVIDER_TYPE = "pulumi:providers:secops";
@@ -53,7 +54,7 @@ export class ProviderSet {
 
   /** The process serving `ref`'s resources, started and configured on first use. */
   for(ref: ProviderRef): Promise<ProviderProcess> {
-    const key = isNative(ref.type) ? (ref.provider ?? DEFAULT_PROVIDER) : "dynamic";
+    const key = isNative(ref.type) ? ref.provider || DEFAULT_PROVIDER : "dynamic";
     let p = this.#processes.get(key);
     if (!p) {
       p = key === "dynamic" ? this.startDynamic() : this.startNative(key);
@@ -161,16 +162,29 @@ export class ProviderSet {
   ): Promise<Record<string, unknown>> {
     if (!isNative(token)) return args;
     this.remember(seen);
+    // The SDK registers an invoke's provider before it sends the invoke: one not seen is none of the
+    // program's, and looking for it by evaluating the program again, from inside this evaluation, would
+    // wait for itself.
+    if (provider && !this.#declared.has(provider))
+      throw new Error(`invocation of ${token}: the provider ${provider} is not declared by the program`);
     const key = JSON.stringify([token, args, provider ?? null]);
     let answer = this.#invokes.get(key);
     if (!answer) this.#invokes.set(key, (answer = this.send(token, args, provider)));
     return answer;
   }
 
+  /** Sends an invoke; its errors read as the engine and the SDK word them for a program. */
   private async send(token: string, args: Record<string, unknown>, provider: string | undefined) {
-    const res = await (await this.for({ type: token, provider })).invoke(token, args);
+    let res: Awaited<ReturnType<ProviderProcess["invoke"]>>;
+    try {
+      res = await (await this.for({ type: token, provider })).invoke(token, args);
+    } catch (err) {
+      throw new Error(`invocation of ${token} returned an error: ${errorText(err)}`, { cause: err });
+    }
     if (res.failures.length)
-      throw new Error(`${token}: ${res.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+      throw new Error(
+        `Invoke of '${token}' failed: ${res.failures.map((f) => `${f.reason} (${f.property})`).join("; ")}`,
+      );
     return res.result;
   }
 

@@ -12,6 +12,7 @@ import { Journal } from "./journal";
 import { StepFailedError, type Command } from "./failure";
 export { StepFailedError, stepsOf, type Command } from "./failure";
 import { errorText, readState, settleLeftovers, writeState, type State, type StateResource } from "./state";
+import { heldMessage, holderOf, refuseDuplicateUrns, refuseHeldImports } from "./conflicts";
 
 export type { PendingCreate, State, StateResource } from "./state";
 export type { Op, Step } from "./plan";
@@ -63,9 +64,10 @@ export class LifecycleRunner {
       const plan = await this.plan();
       const fail = (s: Step) => (err: unknown) => Object.assign(s, { ok: false, error: errorText(err) });
       for (const p of plan)
-        if (p.op === "create" && isNative(p.declared.type))
-          await (await this.provider(p.declared)).create(p.declared.urn, p.inputs, true);
-        else if (p.op === "delete") await this.provider(refOf(p.old)).catch(fail(p.step));
+        if (p.op === "create" && isNative(p.declared.type)) {
+          const { urn } = p.declared;
+          await (await this.provider(p.declared)).create(urn, p.inputs, true).catch(fail(p.step));
+        } else if (p.op === "delete") await this.provider(refOf(p.old)).catch(fail(p.step));
       return plan.map((p) => p.step);
     });
   }
@@ -86,6 +88,8 @@ export class LifecycleRunner {
     const step: Step = { op: "import", urn, type, name, changes: [], ok: true };
     const providerUrn = provider === undefined ? undefined : this.urn(NATIVE_PROVIDER_TYPE, provider);
     const state = this.state();
+    const holder = holderOf(state, type, id, urn);
+    if (holder) return { ...step, ok: false, error: heldMessage(urn, id, holder) };
     try {
       const error = await importById(this.applyContext(state), { urn, type, name, id, providerUrn });
       if (error) return { ...step, ok: false, error };
@@ -232,6 +236,9 @@ export class LifecycleRunner {
     const ended = progress(this.options.progress, command);
     try {
       steps = await body();
+    } catch (err) {
+      // A provider's gRPC error that no resource's step took: its text, never gRPC's framing.
+      throw isRpcError(err) ? new Error(errorText(err)) : err;
     } finally {
       ended();
       await this.close();
@@ -255,9 +262,12 @@ export class LifecycleRunner {
     return this.providers;
   }
 
+  /** Plans the step; refuses it whole, before any request, when it would import a held object. */
   private async plan(): Promise<Planned[]> {
     const declared = await this.declared();
-    return planSteps((ref) => this.provider(ref), declared, this.state(), this.options.parallel);
+    const state = this.state();
+    refuseHeldImports(declared, state);
+    return planSteps((ref) => this.provider(ref), declared, state, this.options.parallel);
   }
 
   /** Evaluates the program afresh for this step (see {@link evaluateStack}). */
@@ -269,6 +279,8 @@ export class LifecycleRunner {
       // Native invokes go to the plugin of their provider, as the engine sends them (once a step).
       invoke: (token, args, provider, seen) => this.providerSet().invoke(token, args, provider, seen),
     });
+    // As the engine: a URN declared twice fails the program, before any resource is worked on.
+    refuseDuplicateUrns(evaluated.declared);
     this.lastOutputs = evaluated.outputs;
     this.providerSet().remember(evaluated.declared);
     return evaluated.declared.filter((d) => !d.type.startsWith("pulumi:providers:"));
@@ -296,4 +308,10 @@ export class LifecycleRunner {
     writeState(this.options.statePath, state);
     this.journal.reset();
   }
+}
+
+/** A gRPC status error (grpc-js `ServiceError`): a numeric code and the status details. */
+function isRpcError(err: unknown): boolean {
+  const e = err as { code?: unknown; details?: unknown };
+  return typeof e?.code === "number" && typeof e.details === "string";
 }

@@ -73,7 +73,7 @@ export function errorText(err: unknown): string {
   // grpc-js: code 8 is RESOURCE_EXHAUSTED (a message over the 400 MiB limit the engine also uses).
   if (e?.code === 8)
     return `the inputs are too large to send to the provider (over the gRPC message limit): ${e.details ?? e.message}`;
-  return String(e?.details ?? e?.message ?? err).replace(/^\d+ [A-Z_]+: /, "");
+  return String(e?.details || e?.message || err).replace(/^(Error: )?\d+ [A-Z_]+: /, "");
 }
 
 /**

@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
-import { LifecycleRunner } from "pulumi-secops/testing";
+import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ruleName } from "../../provider/cli/hva-export";
-import { built, run } from "../helpers/spawn";
+import { ROOT, built, run } from "../helpers/spawn";
 
 const CLI = built("cli/secops.js");
 let sim: Simulator;
@@ -20,6 +20,8 @@ beforeAll(async () => {
   sim = await createSimulator({ seed: 45 });
   env = { SECOPS_BASE_URL: sim.url, SECOPS_API_KEY: sim.apiKeys.client1Admin };
   dir = mkdtempSync(join(tmpdir(), "secops-hva-export-"));
+  // The exported program imports pulumi-secops/native: installed there, as a user's program has it.
+  linkPackage(dir, ROOT);
   const client = new SecOpsClient({ apiKey: sim.apiKeys.client1Admin, baseUrl: sim.url });
   ids = [];
   for (const search of ["dc-*", "DC *", "db-??", "*", "10.0.*"])

@@ -21,6 +21,8 @@ beforeAll(async () => {
   sim = await createSimulator({ seed: 57 });
   dir = mkdtempSync(join(tmpdir(), "secops-ci-drift-"));
   linkPackage(dir, ROOT);
+  // As `npm install` in the example would: the runner type-checks index.ts, whose import resolves there.
+  linkPackage(EXAMPLE, ROOT);
   runner = new LifecycleRunner({
     program: join(EXAMPLE, "index.ts"),
     programDir: dir,

@@ -45,8 +45,14 @@ test("an oversized or misspelt input fails its own step; the rest of the run pro
     // Every failure is listed, after the healthy resource was created and recorded.
     const message = (rejected as StepFailedError).message;
     expect(message.split("\n")[0]).toBe("up: 4 of 5 resource(s) failed:");
-    for (const name of ["huge", "long", "typo", "user"])
-      expect(message).toContain(`\n  ${name} (check-failed): `);
+    // As the Pulumi CLI prints a resource's error: `<type> (<name>): error: <message>`.
+    for (const [name, type] of [
+      ["huge", "HvaAutomationRule"],
+      ["long", "HvaAutomationRule"],
+      ["typo", "HvaAutomationRule"],
+      ["user", "DirectoryUserSettings"],
+    ])
+      expect(message).toContain(`\n  pulumi-nodejs:dynamic/secops:${type} (${name}): error: `);
     const steps = (rejected as StepFailedError).steps;
     const byName = [...steps].sort((a, b) => a.name.localeCompare(b.name));
     expect(byName.map((s) => [s.name, s.op, s.ok, s.error])).toEqual([

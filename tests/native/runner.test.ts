@@ -60,7 +60,7 @@ test("import(type, name, id) adopts a rule and a user; the program that declares
   expect(await runner.import(HVA, "legacy", String(rule.id))).toMatchObject({ op: "import", ok: true });
   expect(await runner.import(USERS, "ada", "du-team-acme-005")).toMatchObject({ op: "import", ok: true });
   await expect(runner.import(HVA, "ghost", "hva-none")).rejects.toMatchObject({
-    message: `import: 1 of 1 resource(s) failed:\n  ghost (import): import: no ${HVA} with id hva-none exists`,
+    message: `import: 1 of 1 resource(s) failed:\n  ${HVA} (ghost): error: import: no ${HVA} with id hva-none exists`,
     steps: [expect.objectContaining({ ok: false, error: `import: no ${HVA} with id hva-none exists` })],
   });
   const writes = Object.keys((await sim.control.stats()).requests).filter((k) => !k.startsWith("GET"));
