@@ -129,3 +129,120 @@ export const id = new HvaAutomationRule("ts", { field: "name", search }).search;
   expect(res.stderr).toBe("");
   expect(JSON.parse(res.stdout)).toEqual({ up: ["create ts true"], outputs: { id: "ts-program-*" } });
 }, 60_000);
+
+/** How many rules each team has (the API's state, every team). */
+async function rulesPerTeam(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const r of (await sim.control.state()).rules)
+    counts[String(r.teamId)] = (counts[String(r.teamId)] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * A program folder with `pulumi-secops` installed and a run.js that takes one runner through `steps`
+ * in a plain Node process and prints, for each, its steps or its error as JSON (`env` for the process).
+ */
+function programFolder(name: string, files: Record<string, string>): string {
+  const prog = join(dir, name);
+  mkdirSync(prog);
+  linkPackage(prog, ROOT);
+  writeFileSync(join(prog, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(prog, file), text);
+  writeFileSync(
+    join(prog, "run.js"),
+    `const { LifecycleRunner } = require("pulumi-secops/testing");
+const [program, config, ...steps] = process.argv.slice(2);
+(async () => {
+  const r = new LifecycleRunner({ program: __dirname + "/" + program, programDir: __dirname,
+    statePath: __dirname + "/state.json", config: JSON.parse(config) });
+  const results = [];
+  for (const step of steps) {
+    try {
+      const done = await r[step]();
+      results.push({ step, ops: done.map((s) => s.op + " " + s.name + " " + s.ok), outputs: r.outputs() });
+    } catch (e) {
+      results.push({ step, error: { name: e.name, message: e.message } });
+    }
+  }
+  await r.close();
+  console.log(JSON.stringify(results));
+})();
+`,
+  );
+  return prog;
+}
+
+test("issue 32.3: a failing invoke on the default provider ends its step with the key's own message", async () => {
+  expect.assertions(6);
+  const prog = programFolder("invoke", {
+    "index.js": `const native = require("pulumi-secops/native");
+exports.team = native.getIdentityOutput().teamId;
+new native.HvaAutomationRule("r", { field: "name", search: "invoke-default-*" });
+`,
+  });
+  const before = await rulesPerTeam();
+  await sim.control.resetStats();
+  // A too-short key: the step ends with an error (before, the process exited with the step pending).
+  const short = JSON.stringify({ "secops:apiKey": "short", "secops:baseUrl": sim.url });
+  const failed = await run(join(prog, "run.js"), ["index.js", short, "preview", "up"]);
+  expect({ code: failed.code, stderr: failed.stderr }).toEqual({ code: 0, stderr: "" });
+  const message =
+    "the program failed: output team: invocation of secops:index:getIdentity returned an error: " +
+    "provider pulumi:providers:secops::default: apiKey: ";
+  const errors = JSON.parse(failed.stdout).map((r: { step: string; error?: { message: string } }) => [
+    r.step,
+    r.error?.message.slice(0, message.length),
+    /too short/.test(r.error?.message ?? ""),
+  ]);
+  expect(errors).toEqual([
+    ["preview", message, true],
+    ["up", message, true],
+  ]);
+  expect(Object.keys((await sim.control.stats()).requests)).toEqual([]);
+  expect(await rulesPerTeam()).toEqual(before);
+  // With a usable key the same invoke answers, in preview and up alike.
+  const good = JSON.stringify({ "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url });
+  const ok = await run(join(prog, "run.js"), ["index.js", good, "preview", "up", "destroy"]);
+  expect(ok.stderr).toBe("");
+  expect(JSON.parse(ok.stdout)).toEqual([
+    { step: "preview", ops: ["create r true"], outputs: { team: "team-acme" } },
+    { step: "up", ops: ["create r true"], outputs: { team: "team-acme" } },
+    { step: "destroy", ops: ["delete r true"], outputs: { team: "team-acme" } },
+  ]);
+}, 60_000);
+
+test("issue 32.1: a TypeScript program with a type error fails as Pulumi's runtime fails it, unless transpile-only", async () => {
+  expect.assertions(6);
+  const prog = programFolder("typed", {
+    "index.ts": `import * as native from "pulumi-secops/native";
+
+const retries: number = "3";
+export const search = new native.HvaAutomationRule("typed", { field: "name", search: "typed-*" }).search;
+`,
+  });
+  const config = JSON.stringify({ "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url });
+  const before = await rulesPerTeam();
+  await sim.control.resetStats();
+  const failed = await run(join(prog, "run.js"), ["index.ts", config, "preview", "up"]);
+  expect(failed.stderr).toBe("");
+  const error = {
+    name: "TSError",
+    message:
+      "⨯ Unable to compile TypeScript:\nindex.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+  };
+  expect(JSON.parse(failed.stdout)).toEqual([
+    { step: "preview", error },
+    { step: "up", error },
+  ]);
+  expect(Object.keys((await sim.control.stats()).requests)).toEqual([]);
+  expect(await rulesPerTeam()).toEqual(before);
+  // Opted out as Pulumi allows: the program runs as it transpiles.
+  const transpiled = await run(join(prog, "run.js"), ["index.ts", config, "up", "destroy"], {
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+  });
+  expect(transpiled.stderr).toBe("");
+  expect(JSON.parse(transpiled.stdout)).toEqual([
+    { step: "up", ops: ["create typed true"], outputs: { search: "typed-*" } },
+    { step: "destroy", ops: ["delete typed true"], outputs: { search: "typed-*" } },
+  ]);
+}, 60_000);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as native from "pulumi-secops/native";
-import { LifecycleRunner, stepsOf } from "pulumi-secops/testing";
+import { LifecycleRunner, StepFailedError, stepsOf } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ROOT, built, run } from "../helpers/spawn";
 
@@ -222,4 +222,116 @@ test("issue 23.4: each step says when it starts, that it runs on, and when it en
     "secops runner: preview started",
     "secops runner: preview ended after N s",
   ]);
+});
+
+/** How many rules each team has (the API's state, every team). */
+async function rulesPerTeam(simulator = sim): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const r of (await simulator.control.state()).rules)
+    counts[String(r.teamId)] = (counts[String(r.teamId)] ?? 0) + 1;
+  return counts;
+}
+const requestsSent = async () => Object.keys((await sim.control.stats()).requests);
+
+test("issue 32.4: two resources with one URN are refused as the engine does, before anything is sent", async () => {
+  const runner = runnerFor(() => {
+    new native.HvaAutomationRule("dc", { field: "name", search: "dc-one-*" });
+    new native.HvaAutomationRule("dc", { field: "name", search: "dc-two-*" });
+  });
+  const before = await rulesPerTeam();
+  await sim.control.resetStats();
+  const message = `Duplicate resource URN 'urn:pulumi:dev::native::${HVA}::dc'; try giving it a unique name`;
+  expect.assertions(5);
+  for (const step of [() => runner.preview(), () => runner.up()])
+    await expect(step()).rejects.toThrow(new Error(message));
+  expect(await requestsSent()).toEqual([]);
+  expect(await rulesPerTeam()).toEqual(before);
+  expect(runner.state().resources).toEqual([]);
+});
+
+test("issue 32.4: an import of a rule another resource holds is refused, naming both, before anything is sent", async () => {
+  expect.assertions(7);
+  let adopt: "none" | "held" = "none";
+  const runner = runnerFor(() => {
+    new native.HvaAutomationRule("dc", { field: "name", search: "held-dc-*" });
+    const id = runner.state().resources.find((r) => r.name === "dc")?.id ?? "";
+    if (adopt === "held")
+      new native.HvaAutomationRule("dc-again", { field: "name", search: "held-dc-*" }, { import: id });
+  });
+  expect((await runner.up()).map((s) => [s.name, s.op, s.ok])).toEqual([["dc", "create", true]]);
+  const held = runner.state().resources[0];
+  const before = await rulesPerTeam();
+  await sim.control.resetStats();
+  adopt = "held";
+  const again = `urn:pulumi:dev::native::${HVA}::dc-again`;
+  const refusal = `import of ${held.id} as ${again} refused: ${held.urn} already holds it; an object held by two resources is deleted under one of them when the other goes`;
+  await expect(runner.preview()).rejects.toThrow(new Error(refusal));
+  await expect(runner.up()).rejects.toThrow(new Error(refusal));
+  // `pulumi import` of the same rule under another name: refused the same way, as a failed step.
+  await expect(runner.import(HVA, "dc-again", held.id)).rejects.toMatchObject({
+    message: `import: 1 of 1 resource(s) failed:\n  ${HVA} (dc-again): error: ${refusal}`,
+    steps: [expect.objectContaining({ op: "import", ok: false, error: refusal })],
+  });
+  expect(await requestsSent()).toEqual([]);
+  expect(await rulesPerTeam()).toEqual(before);
+  expect(runner.state().resources).toEqual([held]);
+});
+
+test("issue 32.4: two resources importing one rule are both refused, named together", async () => {
+  expect.assertions(4);
+  const rule = (await sim.control.state()).rules.find((r) => r.teamId === "team-acme")!;
+  const args = {
+    field: String(rule.searchField),
+    search: String(rule.search),
+    enabled: Boolean(rule.enabled),
+  };
+  const runner = runnerFor(() => {
+    new native.HvaAutomationRule("first", args, { import: String(rule.id) });
+    new native.HvaAutomationRule("second", { ...args }, { import: String(rule.id) });
+  });
+  const before = await rulesPerTeam();
+  await sim.control.resetStats();
+  const [first, second] = ["first", "second"].map((n) => `urn:pulumi:dev::native::${HVA}::${n}`);
+  await expect(runner.up()).rejects.toThrow(
+    new Error(
+      `import of ${rule.id} as ${first} refused: ${second} already holds it; an object held by two resources is deleted under one of them when the other goes`,
+    ),
+  );
+  expect(await requestsSent()).toEqual([]);
+  expect(await rulesPerTeam()).toEqual(before);
+  expect(runner.state().resources).toEqual([]);
+});
+
+test("issue 32.3: a provider's refusal reads as the Pulumi CLI prints it, never with gRPC's status framing", async () => {
+  expect.assertions(19);
+  let key = sim.apiKeys.client1Admin;
+  const runner = runnerFor(() => {
+    const blue = new native.Provider("blue", { apiKey: key, baseUrl: sim.url });
+    new native.HvaAutomationRule("blue-db", { field: "name", search: "blue-db-*" }, { provider: blue });
+  });
+  await runner.up();
+  const id = runner.state().resources[0].id;
+  // Another team's key given to the existing provider: every step refuses the rule, sending nothing.
+  key = sim.apiKeys.client2Admin;
+  const before = await rulesPerTeam();
+  await sim.control.resetStats();
+  for (const command of ["preview", "up", "refresh", "destroy"] as const) {
+    const err = await runner[command]().catch((e: StepFailedError) => e);
+    expect(err).toBeInstanceOf(StepFailedError);
+    const [step] = (err as StepFailedError).steps;
+    expect(step.error).toMatch(
+      new RegExp(
+        `^HVA rule ${id} belongs to team team-client-1, but this provider's API key is for team team-client-2; nothing was sent`,
+      ),
+    );
+    expect((err as Error).message).toBe(
+      `${command}: 1 of 1 resource(s) failed:\n  ${HVA} (blue-db): error: ${step.error}`,
+    );
+    expect((err as Error).message).not.toMatch(/FAILED_PRECONDITION|Error: \d|^\d+ [A-Z_]+:/m);
+  }
+  const writes = (await requestsSent()).filter((k) => !k.startsWith("GET "));
+  expect(writes).toEqual([]);
+  expect(await rulesPerTeam()).toEqual(before);
+  key = sim.apiKeys.client1Admin;
+  expect((await runner.destroy()).map((s) => [s.op, s.ok])).toEqual([["delete", true]]);
 });
