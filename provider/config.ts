@@ -8,6 +8,7 @@
  */
 import { SecOpsClient } from "./client/client";
 import { SecOpsConfigError } from "./client/errors";
+import { toSettings } from "./client/options";
 import { nodeCrypto } from "./client/lazy";
 
 /** Connection settings. */
@@ -62,6 +63,47 @@ export function resolveSettings(
   if (!apiKey) throw new SecOpsConfigError(`secops: no API key configured: ${HOW_KEY}`, "apiKey");
   if (!baseUrl) throw new SecOpsConfigError(`secops: no base URL configured: ${HOW_URL}`, "baseUrl");
   return { apiKey, baseUrl };
+}
+
+/** A stand-in for the other setting when one is checked on its own. */
+const PLACEHOLDER = { apiKey: "placeholder-key", baseUrl: "https://placeholder.invalid" };
+
+/**
+ * What is wrong with one setting by the client's own rules (`toSettings`: an apiKey that can form a
+ * header, a baseUrl that is absolute, https unless loopback, without a path), without any request;
+ * undefined when it passes.
+ */
+export function settingProblem(key: keyof ConnectionSettings, value: unknown): string | undefined {
+  try {
+    toSettings({ ...PLACEHOLDER, [key]: value });
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof SecOpsConfigError)) throw err;
+    return err.message;
+  }
+}
+
+/**
+ * The problems of the settings a provider without explicit ones would use (stack config, else the
+ * environment), each naming where the value was set; undefined when every setting present passes.
+ * Missing settings are not problems here: a preview works without them.
+ */
+export function configuredSettingsProblem(
+  fromConfig: (key: string) => string | undefined,
+): SecOpsConfigError | undefined {
+  const problems: Array<[keyof ConnectionSettings, string]> = [];
+  for (const key of ["apiKey", "baseUrl"] as const) {
+    const configured = fromConfig(CONFIG_KEYS[key]);
+    const [value, where] =
+      typeof configured === "string" && configured !== ""
+        ? [configured, `the stack config ${CONFIG_KEYS[key]}`]
+        : [process.env[ENV_VARS[key]], ENV_VARS[key]];
+    if (value === undefined || value === "") continue;
+    const problem = settingProblem(key, value);
+    if (problem) problems.push([key, `${where} is not usable: ${problem}`]);
+  }
+  if (!problems.length) return undefined;
+  return new SecOpsConfigError(`secops: ${problems.map(([, p]) => p).join("; ")}`, problems[0][0]);
 }
 
 const clients = new Map<string, SecOpsClient>();

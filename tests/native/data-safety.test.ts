@@ -177,17 +177,16 @@ describe("2. a key for another team fails loudly, naming both teams", () => {
     expect(await live(search)).toEqual([made.id]);
   });
 
-  test("DiffConfig: a key of another team replaces the provider; a key of the same team updates it", async () => {
+  test("DiffConfig: a key of another team is refused (never a replace that moves every rule); a key of the same team updates it", async () => {
     const plugin = await NativePluginProcess.start();
     plugins.push(plugin);
     const cfg = (key: string) => ({ apiKey: secret(key), baseUrl: sim.url });
-    expect(
-      await plugin.diffConfig(PROVIDER, cfg(sim.apiKeys.client1Admin), cfg(sim.apiKeys.client2Admin)),
-    ).toEqual({
-      changes: true,
-      replaces: ["apiKey"],
-      deleteBeforeReplace: false,
-      detailedDiff: { apiKey: "UPDATE_REPLACE" },
+    // The exact message: tests/native/plugin.test.ts ("DiffConfig refuses another team's key").
+    await expect(
+      plugin.diffConfig(PROVIDER, cfg(sim.apiKeys.client1Admin), cfg(sim.apiKeys.client2Admin)),
+    ).rejects.toMatchObject({
+      code: FAILED_PRECONDITION,
+      details: expect.stringContaining("declare a provider of a new name with that key"),
     });
     expect(await plugin.diffConfig(PROVIDER, cfg(sim.apiKeys.admin), cfg(sim.apiKeys.analyst))).toMatchObject(
       {
@@ -412,7 +411,9 @@ describe("protocol robustness", () => {
   // jest's timeout; it ends instead, and the call in flight fails.
   test("14. SIGTERM ends a plugin with a request in flight, without waiting for it", async () => {
     const plugin = await configured();
-    await sim.control.setFaults([{ kind: "latency", method: "GET", path: "/v1/auth/me", latencyMs: 600_000 }]);
+    await sim.control.setFaults([
+      { kind: "latency", method: "GET", path: "/v1/auth/me", latencyMs: 600_000 },
+    ]);
     await sim.control.resetStats();
     const call = plugin.invoke("secops:index:getIdentity", {}).catch((e: unknown) => e);
     while ((await requests("GET /v1/auth/me")) === 0) await new Promise((r) => setImmediate(r));

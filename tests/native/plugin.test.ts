@@ -6,6 +6,7 @@
 import { NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { VERSION } from "pulumi-secops";
+import { proto, toStruct } from "../../provider/native/plugin/proto";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built } from "../helpers/spawn";
 
@@ -74,11 +75,18 @@ test("CheckConfig names each bad property without any request; the key stays sec
     },
   );
   expect(checked.failures).toEqual([
-    { property: "baseURL", reason: "baseURL is not a setting of the secops provider; did you mean baseUrl?" },
-    { property: "apiKey", reason: "apiKey is too short to be an API key (at least 8 characters)" },
+    {
+      property: "baseURL",
+      reason: 'baseURL is not a setting of the secops provider "team"; did you mean baseUrl?',
+    },
+    {
+      property: "apiKey",
+      reason: 'the secops provider "team": apiKey is too short to be an API key (at least 8 characters)',
+    },
     {
       property: "baseUrl",
-      reason: "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
+      reason:
+        'the secops provider "team": baseUrl must be an https URL (plain http is allowed only for loopback hosts)',
     },
   ]);
   // A key that arrived plain comes back as a secret.
@@ -427,4 +435,234 @@ test("moving from dynamic to native (alias): Check and Diff of the dynamic state
     },
   );
   expect(userDiff.changes).toBe(false);
+});
+
+describe("the front door (issue 32): inputs as Pulumi YAML sends them, plain values and no SDK", () => {
+  const CLIENT1 = "urn:pulumi:dev::native::pulumi:providers:secops::client1";
+  const DEFAULT = "urn:pulumi:dev::native::pulumi:providers:secops::default_0_1_0";
+  /** Rules per team, to show that nothing was written anywhere. */
+  const ruleCounts = async () => {
+    const counts: Record<string, number> = {};
+    for (const r of (await sim.control.state()).rules)
+      counts[String(r.teamId)] = (counts[String(r.teamId)] ?? 0) + 1;
+    return counts;
+  };
+  /** A plugin whose environment holds another team's key, as the issue's shell did. */
+  async function withEnvKey(env: Record<string, string> = {}): Promise<ProviderProcess> {
+    const plugin = await NativePluginProcess.start({
+      env: { ...process.env, SECOPS_API_KEY: sim.apiKeys.client2Admin, ...env },
+    });
+    plugins.push(plugin);
+    return plugin;
+  }
+  /** Configure as an engine that was told `configureWithUrn` in Handshake sends it: with the URN. */
+  async function configureWithUrn(plugin: ProviderProcess, urn: string, args: Record<string, unknown>) {
+    const { grpc, providerGrpc, provider } = proto();
+    const client = new providerGrpc.ResourceProviderClient(plugin.address, grpc.credentials.createInsecure());
+    const req = new provider.ConfigureRequest()
+      .setArgs(toStruct(args))
+      .setAcceptsecrets(true)
+      .setAcceptresources(true)
+      .setUrn(urn)
+      .setName(urn.split("::").pop()!)
+      .setType("pulumi:providers:secops");
+    try {
+      await new Promise((resolve, reject) =>
+        client.configure(req, (err, res) => (err ? reject(err) : resolve(res))),
+      );
+    } finally {
+      client.close();
+    }
+  }
+  const noKey =
+    'the secops provider "client1" has no apiKey: an explicit provider takes its key only from its own arguments (set apiKey on it)';
+
+  test("CheckConfig: a misspelt apikey is named with apiKey, and a named provider without its own key fails", async () => {
+    const plugin = await withEnvKey();
+    const before = await ruleCounts();
+    await sim.control.resetStats();
+    const checked = await plugin.checkConfig(
+      CLIENT1,
+      {},
+      { apikey: sim.apiKeys.client1Admin, baseUrl: sim.url },
+    );
+    expect(checked.failures).toEqual([
+      {
+        property: "apikey",
+        reason: 'apikey is not a setting of the secops provider "client1"; did you mean apiKey?',
+      },
+      { property: "apiKey", reason: noKey },
+    ]);
+    expect((await plugin.checkConfig(CLIENT1, {}, { baseUrl: sim.url })).failures).toEqual([
+      { property: "apiKey", reason: noKey },
+    ]);
+    expect(await ruleCounts()).toEqual(before);
+    expect((await sim.control.stats()).requests).toEqual({});
+  });
+
+  test("Configure: a named provider without a key never takes SECOPS_API_KEY; nothing is read or written", async () => {
+    const plugin = await withEnvKey();
+    const before = await ruleCounts();
+    await sim.control.resetStats();
+    await configureWithUrn(plugin, CLIENT1, { baseUrl: sim.url });
+    const refused = { code: 3, details: noKey }; // INVALID_ARGUMENT
+    await expect(plugin.invoke("secops:index:getIdentity", {})).rejects.toMatchObject(refused);
+    const inputs = { field: "name", search: "front-door-*", enabled: false, adoptExisting: false };
+    await expect(plugin.create(RULE, inputs)).rejects.toMatchObject(refused);
+    expect(await ruleCounts()).toEqual(before);
+    expect((await sim.control.stats()).requests).toEqual({});
+  });
+
+  test("the default provider keeps the documented precedence: stack config, then SECOPS_API_KEY", async () => {
+    const fromEnv = await withEnvKey();
+    expect((await fromEnv.checkConfig(DEFAULT, {}, { baseUrl: sim.url })).failures).toEqual([]);
+    await configureWithUrn(fromEnv, DEFAULT, { baseUrl: sim.url });
+    expect((await fromEnv.invoke("secops:index:getIdentity", {})).result.teamId).toBe("team-client-2");
+
+    const fromConfig = await withEnvKey();
+    const news = { apiKey: secret(sim.apiKeys.client1Admin), baseUrl: sim.url };
+    expect((await fromConfig.checkConfig(DEFAULT, {}, news)).failures).toEqual([]);
+    await configureWithUrn(fromConfig, DEFAULT, news);
+    expect((await fromConfig.invoke("secops:index:getIdentity", {})).result.teamId).toBe("team-client-1");
+    // A misspelt stack config key is named as the user set it.
+    expect((await fromConfig.checkConfig(DEFAULT, {}, { baseurl: sim.url })).failures).toEqual([
+      {
+        property: "baseurl",
+        reason:
+          "baseurl is not a setting of the default secops provider (stack config secops:baseurl); did you mean baseUrl?",
+      },
+    ]);
+  });
+
+  test("CheckConfig validates baseUrl, given or from SECOPS_BASE_URL, naming the provider and the setting", async () => {
+    const plugin = await withEnvKey({ SECOPS_BASE_URL: `${sim.url}/api/v2` });
+    await sim.control.resetStats();
+    const key = secret(sim.apiKeys.client1Admin);
+    const failuresOf = async (baseUrl?: string) =>
+      (
+        await plugin.checkConfig(
+          CLIENT1,
+          {},
+          baseUrl === undefined ? { apiKey: key } : { apiKey: key, baseUrl },
+        )
+      ).failures;
+    expect(await failuresOf("http://secops.example.com")).toEqual([
+      {
+        property: "baseUrl",
+        reason:
+          'the secops provider "client1": baseUrl must be an https URL (plain http is allowed only for loopback hosts)',
+      },
+    ]);
+    expect(await failuresOf("http//127.0.0.1:8080")).toEqual([
+      {
+        property: "baseUrl",
+        reason:
+          'the secops provider "client1": baseUrl must be an absolute https URL such as https://api.example.com (got "http//127.0.0.1:8080")',
+      },
+    ]);
+    expect(await failuresOf(`${sim.url}/v1`)).toEqual([
+      {
+        property: "baseUrl",
+        reason: `the secops provider "client1": baseUrl must not have a path (got "${sim.url}/v1"): every route would be wrong; use ${sim.url}`,
+      },
+    ]);
+    expect(await failuresOf()).toEqual([
+      {
+        property: "baseUrl",
+        reason: `the secops provider "client1" takes its baseUrl from SECOPS_BASE_URL: baseUrl must not have a path (got "${sim.url}/api/v2"): every route would be wrong; use ${sim.url}`,
+      },
+    ]);
+    expect(await failuresOf(sim.url)).toEqual([]);
+    expect((await sim.control.stats()).requests).toEqual({});
+  });
+
+  test("Check refuses an unknown input name with the closest one; Create without Check refuses it too", async () => {
+    const plugin = await configured(sim.apiKeys.client1Admin);
+    const before = await ruleCounts();
+    await sim.control.resetStats();
+    const typo = { field: "name", search: "front-door-*", enabeld: false };
+    expect(await plugin.check(RULE, {}, typo)).toMatchObject({
+      failures: [
+        {
+          property: "enabeld",
+          reason: "enabeld is not an input of HvaAutomationRule; did you mean enabled?",
+        },
+      ],
+    });
+    expect(
+      (await plugin.check(USER, {}, { directoryUserId: "du-1", credentialExposed: true })).failures,
+    ).toEqual([
+      {
+        property: "credentialExposed",
+        reason:
+          "credentialExposed is not an input of DirectoryUserSettings; did you mean credentialsExposed?",
+      },
+      // The misspelt flag was the only one: nothing would be managed.
+      {
+        property: "needsChatOpsWelcome",
+        reason: "set at least one of needsChatOpsWelcome, chatOpsOnboardingUser, credentialsExposed",
+      },
+    ]);
+    await expect(plugin.create(RULE, typo)).rejects.toMatchObject({
+      code: 3,
+      details: `secops: invalid inputs for ${RULE}: enabeld: enabeld is not an input of HvaAutomationRule; did you mean enabled?`,
+    });
+    expect(await ruleCounts()).toEqual(before);
+    expect((await sim.control.stats()).requests).toEqual({});
+  });
+
+  test("DiffConfig refuses another team's key, naming both teams and a provider of a new name; nothing moves", async () => {
+    const plugin = await NativePluginProcess.start();
+    plugins.push(plugin);
+    const made = await (
+      await configured(sim.apiKeys.client1Admin)
+    ).create(RULE, {
+      field: "name",
+      search: "moving-*",
+      enabled: true,
+      adoptExisting: false,
+    });
+    const before = await ruleCounts();
+    await sim.control.resetStats();
+    const cfg = (key: string) => ({ apiKey: secret(key), baseUrl: sim.url });
+    await expect(
+      plugin.diffConfig(CLIENT1, cfg(sim.apiKeys.client1Admin), cfg(sim.apiKeys.client2Admin)),
+    ).rejects.toMatchObject({
+      code: 9, // FAILED_PRECONDITION
+      details:
+        'the secops provider "client1" holds team team-client-1\'s resources, and its new apiKey is a key of team team-client-2; nothing was changed. A provider never moves to another team: give it back a key of team team-client-1, and to manage team team-client-2 declare a provider of a new name with that key (to move rules, create them under the new provider and remove them from this one)',
+    });
+    expect((await sim.control.stats()).requests).toEqual({ "GET /v1/auth/me": 2 });
+    expect(await ruleCounts()).toEqual(before);
+    expect((await sim.control.state()).rules.find((r) => r.id === made.id)?.teamId).toBe("team-client-1");
+  });
+
+  test("a wrong key: one error naming the provider, the setting and the fix, for every call; one request", async () => {
+    const plugin = await NativePluginProcess.start();
+    plugins.push(plugin);
+    const wrong = "simkey_wrong_key_for_client1";
+    expect(
+      (await plugin.checkConfig(CLIENT1, {}, { apiKey: secret(wrong), baseUrl: sim.url })).failures,
+    ).toEqual([]);
+    await configureWithUrn(plugin, CLIENT1, { apiKey: secret(wrong), baseUrl: sim.url });
+    const before = await ruleCounts();
+    await sim.control.resetStats();
+    const refused = {
+      code: 3,
+      details:
+        'the secops provider "client1" was refused by the API: its apiKey is not a valid key (GET /v1/auth/me answered 401). Set apiKey on the provider to a valid API key of its team',
+    };
+    const inputs = (i: number) => ({
+      field: "name",
+      search: `wrong-${i}-*`,
+      enabled: true,
+      adoptExisting: false,
+    });
+    await expect(plugin.create(`${RULE}-0`, inputs(0))).rejects.toMatchObject(refused);
+    await expect(plugin.create(`${RULE}-1`, inputs(1))).rejects.toMatchObject(refused);
+    await expect(plugin.invoke("secops:index:getIdentity", {})).rejects.toMatchObject(refused);
+    expect((await sim.control.stats()).requests).toEqual({ "GET /v1/auth/me": 1 });
+    expect(await ruleCounts()).toEqual(before);
+    expect(JSON.stringify(engine.logs) + plugin.stderr).not.toContain(wrong);
+  });
 });

@@ -3,10 +3,10 @@
  * Configure. Config properties: `apiKey` (secret) and `baseUrl`.
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { closest, toSettings } from "../../client/options";
+import { closest } from "../../client/options";
 import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
-import { ENV_VARS, namedProviderWithoutKey } from "../../config";
+import { ENV_VARS, namedProviderWithoutKey, settingProblem } from "../../config";
 import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
 import { PROTOCOL } from "./handshake";
@@ -17,23 +17,9 @@ import { unwrap, wrap, UNKNOWN } from "./wire";
 export const CONFIG_PROPERTIES = ["apiKey", "baseUrl"] as const;
 /** Keys the engine or SDK may add to a provider's inputs; accepted and ignored. */
 const ENGINE_KEYS = ["version", "pluginDownloadURL"];
-/** A stand-in for the other setting when one is checked on its own. */
-const PLACEHOLDER = { apiKey: "placeholder-key", baseUrl: "https://placeholder.invalid" };
-
 type Failure = { property: string; reason: string };
 
 const absent = (v: unknown) => v === undefined || v === null;
-
-/** The client's own rule for one setting (`toSettings`), or undefined when the value passes. */
-function settingProblem(key: (typeof CONFIG_PROPERTIES)[number], value: unknown): string | undefined {
-  try {
-    toSettings({ ...PLACEHOLDER, [key]: value });
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof SecOpsConfigError)) throw err;
-    return err.message;
-  }
-}
 
 /** Names the caller does not know, with the closest known one. */
 function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | undefined): Failure[] {
