@@ -11,26 +11,50 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { clientFor, missingSettingsWarning, resolveSettings, type ConnectionSettings } from "../config";
+import type { SecOpsConfigError } from "../client/errors";
+import {
+  clientFor,
+  configuredSettingsProblem,
+  missingSettingsWarning,
+  resolveSettings,
+  type ConnectionSettings,
+} from "../config";
 import type { ResourceContext, ResourceImplementation } from "./context";
 
 /** Credentials of the host's one provider instance: from `configure`, else the environment. */
 export class ProviderRuntime implements ResourceContext {
   private ready: Promise<ConnectionSettings> | undefined;
+  /** An unusable setting found at configure; reported by one check, then by every API call. */
+  private problem: { error: SecOpsConfigError; reported: boolean } | undefined;
 
   /**
-   * Called by the host before the first CRUD call (without waiting for it: the ready promise).
-   * Config keys arrive namespaced (`secops:apiKey`), secrets unwrapped. Resolution errors surface at
-   * the first call that needs the API (check and diff never do), so a preview without credentials works.
+   * Called by the host before the first check or CRUD call (without waiting for it: the ready
+   * promise). Config keys arrive namespaced (`secops:apiKey`), secrets unwrapped. Each setting given
+   * (stack config, else SECOPS_*) is validated here without network; an unusable one fails the next
+   * check once, so preview fails (issue 32), and every call that needs the API with the same error.
+   * Missing settings surface at the first call that needs the API, so a preview without credentials
+   * works.
    */
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    const settings = Promise.resolve().then(() => resolveSettings({}, (key) => req.config.get(key)));
+    const error = configuredSettingsProblem((key) => req.config.get(key));
+    this.problem = error && { error, reported: false };
+    const settings = error
+      ? Promise.reject(error)
+      : Promise.resolve().then(() => resolveSettings({}, (key) => req.config.get(key)));
     this.ready = settings;
     settings.catch((err: unknown) => {
+      if (err === error) return; // reported by check and client()
       const warning = missingSettingsWarning(err); // the error itself comes with client()
       if (warning) this.warn("settings", warning);
     });
     return Promise.resolve();
+  }
+
+  /** The configuration's problem the first time it is asked for (one failure per host, not per resource). */
+  takeProblem(): string | undefined {
+    if (!this.problem || this.problem.reported) return undefined;
+    this.problem.reported = true;
+    return this.problem.error.message;
   }
 
   /** The shared client for the configured settings. */
@@ -67,7 +91,7 @@ export function dynamicImplementation<I, O>(
   const impl = make(runtime);
   const bound: DynamicImplementation<I, O> = {
     configure: (req) => runtime.configure(req),
-    check: (olds, news) => impl.check(olds, news),
+    check: async (olds, news) => withConfigProblem(runtime.takeProblem(), await impl.check(olds, news)),
     diff: (id, olds, news) => impl.diff(id, olds, news),
     create: (inputs) => impl.create(inputs),
     read: (id, props) => impl.read(id, props),
@@ -76,6 +100,15 @@ export function dynamicImplementation<I, O>(
     route: (...args: unknown[]) => route(bound, args),
   };
   return bound;
+}
+
+/** A check's result with the configuration's problem as a failure of no one property. */
+function withConfigProblem<I>(
+  problem: string | undefined,
+  result: pulumi.dynamic.CheckResult<I>,
+): pulumi.dynamic.CheckResult<I> {
+  if (!problem) return result;
+  return { ...result, failures: [{ property: "", reason: problem }, ...(result.failures ?? [])] };
 }
 
 function route<I, O>(impl: DynamicImplementation<I, O>, args: unknown[]): Promise<unknown> {
