@@ -1,5 +1,10 @@
 /** Data-source functions and their Output twins, against the simulator. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as pulumi from "pulumi-secops";
+import { linkPackage } from "pulumi-secops/testing";
+import { ROOT, built, run } from "../helpers/spawn";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { installMocks, valueOf } from "../helpers/mocks";
 import * as pulumiSdk from "@pulumi/pulumi";
@@ -142,3 +147,55 @@ test("every field of an Output twin's arguments may be an Output", async () => {
   const page = pulumi.getCaseThreatIndicatorsOutput({ caseId: pulumiSdk.output("case-002") }, opts);
   expect((await valueOf(page)).caseId).toBe("case-002");
 });
+
+test("issue 32: a too-short key read through getIdentityOutput shows the key's own message, dynamic and native", async () => {
+  expect.assertions(3);
+  built("testing/index.js");
+  const dir = mkdtempSync(join(tmpdir(), "secops-short-key-"));
+  try {
+    linkPackage(dir, ROOT);
+    writeFileSync(join(dir, "Pulumi.yaml"), "name: short\nruntime: nodejs\n");
+    // The program a new user wrote: the package-root function (stack config), and the native one
+    // through an explicit provider.
+    writeFileSync(
+      join(dir, "dynamic.js"),
+      `exports.identities = require("pulumi-secops").getIdentityOutput();\n`,
+    );
+    writeFileSync(
+      join(dir, "native.js"),
+      `const native = require("pulumi-secops/native");
+const client1 = new native.Provider("client1", { apiKey: "short", baseUrl: process.env.SIM_URL });
+exports.identities = native.getIdentityOutput({ provider: client1 });
+`,
+    );
+    writeFileSync(
+      join(dir, "run.js"),
+      `const { LifecycleRunner } = require("pulumi-secops/testing");
+(async () => {
+  const out = [];
+  for (const program of ["dynamic.js", "native.js"]) {
+    const r = new LifecycleRunner({ program: __dirname + "/" + program, programDir: __dirname,
+      statePath: __dirname + "/" + program + ".state.json",
+      config: { "secops:apiKey": "short", "secops:baseUrl": process.env.SIM_URL } });
+    try { await r.preview(); out.push("previewed"); } catch (e) { out.push(e.message); }
+    await r.close();
+  }
+  console.log(JSON.stringify(out));
+})();
+`,
+    );
+    await sim.control.resetStats();
+    const ran = await run(join(dir, "run.js"), [], { SIM_URL: sim.url });
+    expect(ran.stderr).toBe("");
+    expect(JSON.parse(ran.stdout)).toEqual([
+      "the program failed: output identities: apiKey is too short to be an API key (at least 8 characters)",
+      // The native provider's CheckConfig names it first; the runner reports it for the invoke.
+      "the program failed: output identities: invocation of secops:index:getIdentity returned an error: " +
+        "provider urn:pulumi:dev::short::pulumi:providers:secops::client1: apiKey: " +
+        'the secops provider "client1": apiKey is too short to be an API key (at least 8 characters)',
+    ]);
+    expect((await sim.control.stats()).requests).toEqual({});
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
