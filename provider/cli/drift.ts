@@ -1,8 +1,9 @@
 /**
- * `secops drift`: which rules a stack manages, which drifted or were deleted out of band, and which
- * live rules no resource holds (made by hand), for every team whose key is given.
- * Exit codes: 0 clean, 3 drift or unmanaged rules found (or a team of the state left unchecked),
- * 1 error, 2 usage.
+ * `secops drift`: which rules a stack manages, which drifted or were deleted out of band, which live
+ * objects two resources of the state hold (duplicate), and which live rules no resource holds (made by
+ * hand), for every team whose key is given.
+ * Exit codes: 0 clean, 3 drift, duplicates or unmanaged rules found (or a team of the state left
+ * unchecked), 1 error, 2 usage.
  */
 import { Option, type Command } from "commander";
 import { DRIFT_FORMATS, formatDrift, type DriftFormat } from "../drift/format";
@@ -50,7 +51,7 @@ async function run(
     const progress = process.stderr.isTTY
       ? (line: string) => process.stderr.write(`secops drift: ${line}\n`)
       : undefined;
-    const report = await driftReport(resources, { baseUrl, keys, ignore, progress });
+    const report = await driftReport(resources, { baseUrl, keys, ignore, progress, state: o.state });
     out.write(formatDrift(report, o.format));
     if (!isClean(report)) throw new ExitStatus(3);
   } catch (err) {
@@ -64,7 +65,7 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
   root
     .command("drift")
     .description(
-      "report managed objects in sync, drifted or deleted, and live rules no resource holds (made by hand), per team",
+      "report managed objects in sync, drifted, deleted or held twice, and live rules no resource holds (made by hand), per team",
     )
     .requiredOption("--state <file>", "`pulumi stack export` output, or the offline runner's state file")
     .option(
@@ -83,7 +84,7 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
       `${example(
         "pulumi stack export --file stack.json && secops drift --state stack.json",
         "secops drift --state stack.json --key-env TEAM_A_KEY --key-env TEAM_B_KEY --format markdown >> $GITHUB_STEP_SUMMARY",
-      )}\nExit codes: 0 clean, 3 drift or unmanaged rules found (or a team in the state without a key), 1 error, 2 usage.\n`,
+      )}\nExit codes: 0 clean, 3 drift, duplicates or unmanaged rules found (or a team in the state without a key), 1 error, 2 usage.\n`,
     )
     .action((o, cmd: Command) => run(o, cmd, out));
 }

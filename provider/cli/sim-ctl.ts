@@ -1,7 +1,7 @@
 /**
  * `secops-sim ctl`: drives a running simulator through its control routes (`/__sim/`, README
- * "Simulator control"): lists the seeded rules and directory users, changes or deletes them out of
- * band (as someone in the product's console would), sets faults and reads statistics. The simulator's
+ * "Simulator control"): lists the seeded rules and directory users, makes rules, changes or deletes
+ * them out of band (as someone in the product's console would), sets faults and reads statistics. The simulator's
  * URL and control token come from --url/--token or SECOPS_BASE_URL/SECOPS_SIM_TOKEN (it prints both).
  */
 import { Command, InvalidArgumentError } from "commander";
@@ -63,7 +63,29 @@ function listing(ctl: Command): void {
     });
 }
 
+/** One line for a directory user: its id, email and flags (`--json` prints the whole object). */
+function userSummary(user: Row): string {
+  const flags = USER_FLAGS.map((f) => `${f}=${user[f] === undefined ? "-" : String(user[f])}`).join(" ");
+  return `${String(user.id)} ${String(user.email ?? "(no email)")}: ${flags}`;
+}
+
 function changes(ctl: Command): void {
+  ctl
+    .command("add-rule")
+    .description("make a rule by hand in a team (as in the product's console); prints the new rule's id")
+    .requiredOption("--team <team>", "the team's id (e.g. team-client-1)")
+    .requiredOption("--field <field>", "the searched field (e.g. name)")
+    .requiredOption("--search <text>", "the search text")
+    .option("--disabled", "make it disabled (default: enabled)", false)
+    .action(async (o: { team: string; field: string; search: string; disabled: boolean }, cmd: Command) => {
+      const rule = await control(cmd).addRule({
+        teamId: o.team,
+        searchField: o.field,
+        search: o.search,
+        enabled: !o.disabled,
+      });
+      out(rule.id);
+    });
   ctl
     .command("set-rule <id>")
     .description("change a rule out of band (the public API refuses a search change; this does not)")
@@ -82,10 +104,13 @@ function changes(ctl: Command): void {
     .option("--needs-chat-ops-welcome <bool>", "true or false", bool("--needs-chat-ops-welcome"))
     .option("--chat-ops-onboarding-user <bool>", "true or false", bool("--chat-ops-onboarding-user"))
     .option("--credentials-exposed <bool>", "true or false", bool("--credentials-exposed"))
+    .option("--json", "print the user as JSON (default: one summary line)", false)
     .action(async (id: string, o: Record<string, boolean | undefined>, cmd: Command) => {
       const change = Object.fromEntries(USER_FLAGS.filter((f) => o[f] !== undefined).map((f) => [f, o[f]]));
       if (Object.keys(change).length === 0) throw new UsageError("set-user needs at least one flag option");
-      json(await control(cmd).patchUser(id, change));
+      const user = (await control(cmd).patchUser(id, change)) as Row;
+      if (o.json) json(user);
+      else out(userSummary(user));
     });
   ctl
     .command("delete-rule <id>")
@@ -121,7 +146,9 @@ function operations(ctl: Command): void {
 /** The `ctl` command group. */
 export function ctlCommand(): Command {
   const ctl = new Command("ctl")
-    .description("drive a running simulator: list, change or delete its objects, set faults, read stats")
+    .description(
+      "drive a running simulator: list, make, change or delete its objects, set faults, read stats",
+    )
     .option("--url <url>", "the simulator's URL (default: $SECOPS_BASE_URL)")
     .option("--token <token>", "its control token (default: $SECOPS_SIM_TOKEN)");
   listing(ctl);

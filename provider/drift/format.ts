@@ -10,8 +10,6 @@ import { kindOf } from "./state";
 export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
-const EXPORT_HINT = "secops hva export --format typescript --native --out adopt.ts";
-
 /** The resource's type and name, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
 function parts(urn: string): { kind: ReturnType<typeof kindOf>; name: string } {
   const segments = urn.split("::");
@@ -32,9 +30,21 @@ function whenDrifted(urn: string): string {
     : "pulumi up --refresh puts the declared values back (a changed field or search replaces the rule)";
 }
 
+/**
+ * What to do about an object two resources hold: keep the first, and take the others out of the state
+ * before the program (an up that drops a resource first deletes the object under the one kept).
+ */
+function whenHeldTwice(urns: string[]): string {
+  const [keep, ...others] = urns.map((u) => ({ urn: u, name: parts(u).name }));
+  const deletes = others.map((o) => `pulumi state delete '${o.urn}'`).join(" && ");
+  const names = others.map((o) => o.name).join(", ");
+  return `keep ${keep.name}: ${deletes}, then remove ${names} from the program (an up that drops it first deletes the object under ${keep.name})`;
+}
+
 const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
 const counts = (t: TeamDrift) =>
-  `${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged, ${t.ignored.length} ignored`;
+  `${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged, ${t.duplicate.length} duplicate, ${t.ignored.length} ignored`;
+const ADOPT = "TypeScript that adopts the unmanaged rules";
 const teamName = (t: TeamDrift) => (t.teamId === "" ? "(no team recorded)" : t.teamId);
 const notChecked = (t: TeamDrift) =>
   `NOT CHECKED: no key for this team (${t.managed} resource(s) in the state); add --key-env with its key`;
@@ -70,18 +80,19 @@ function tableTeam(t: TeamDrift): string[] {
   for (const d of t.deleted) rows.push(["deleted", d.id, parts(d.urn).name, whenDeleted(d.urn)]);
   for (const u of t.unmanaged)
     rows.push(["unmanaged", u.id, `${u.field}=${u.search}${u.enabled ? "" : " (disabled)"}`, u.import]);
+  for (const d of t.duplicate)
+    rows.push(["duplicate", d.id, d.urns.map((u) => parts(u).name).join(", "), whenHeldTwice(d.urns)]);
   for (const i of t.ignored) rows.push(["ignored", i.id, "", i.reason]);
   if (rows.length === 0) return [head];
   return [
     head,
     ...columns([["STATUS", "ID", "RESOURCE / RULE", "WHAT TO DO"], ...rows]).map((l) => `  ${l}`),
+    ...(t.adopt ? [`  ${ADOPT}: ${t.adopt}`] : []),
   ];
 }
 
 function table(r: DriftReport): string {
   const lines = r.teams.flatMap((t) => [...tableTeam(t), ""]);
-  if (r.teams.some((t) => t.unmanaged.length))
-    lines.push(`TypeScript that adopts every rule of a team: ${EXPORT_HINT}`);
   lines.push(verdict(r));
   return `${lines.join("\n")}\n`;
 }
@@ -121,7 +132,12 @@ function markdownTeam(t: TeamDrift): string[] {
     String(u.enabled),
     code(u.import),
   ]);
-  const adopt = [`TypeScript that adopts every rule of the team: ${code(EXPORT_HINT)}`, ""];
+  const duplicate = t.duplicate.map((d) => [
+    code(d.id),
+    d.urns.map((u) => code(parts(u).name)).join(", "),
+    cell(whenHeldTwice(d.urns)),
+  ]);
+  const adopt = t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, ""] : [];
   out.push(
     ...section("Drifted", ["Resource", "Id", "Field", "State", "Live", "What to do"], drifted),
     ...section("Deleted out of band", ["Resource", "Id", "What to do"], deleted),
@@ -131,6 +147,7 @@ function markdownTeam(t: TeamDrift): string[] {
       unmanaged,
       adopt,
     ),
+    ...section("Held by two resources (duplicate)", ["Id", "Resources", "What to do"], duplicate),
     ...section(
       "Ignored",
       ["Id", "Reason"],
@@ -146,11 +163,11 @@ function markdown(r: DriftReport): string {
     "## SecOps drift report",
     "",
     ...mdTable(
-      ["Team", "Checked", "In sync", "Drifted", "Deleted", "Unmanaged", "Ignored"],
+      ["Team", "Checked", "In sync", "Drifted", "Deleted", "Unmanaged", "Duplicate", "Ignored"],
       r.teams.map((t) => [
         code(teamName(t)),
         t.checked ? "yes" : "**no key**",
-        ...[t.inSync, t.drifted, t.deleted, t.unmanaged, t.ignored].map((l) =>
+        ...[t.inSync, t.drifted, t.deleted, t.unmanaged, t.duplicate, t.ignored].map((l) =>
           t.checked ? String(l.length) : "-",
         ),
       ]),

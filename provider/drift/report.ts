@@ -1,17 +1,19 @@
 /**
  * The drift and coverage report: for each team, which managed objects are in sync, drifted (field by
- * field) or deleted out of band, and which live rules no resource of the state holds (unmanaged, made
- * by hand), less those an ignore file names. One key per team, matched to its team by identity; the
- * state's resources are matched by the `teamId` they recorded. One list of rules per team, one read per
- * managed directory user.
+ * field) or deleted out of band, which are held by two resources of the state at once (duplicate: the
+ * next removal of either deletes the object under the other), and which live rules no resource of the
+ * state holds (unmanaged, made by hand), less those an ignore file names. One key per team, matched to
+ * its team by identity; the state's resources are matched by the `teamId` they recorded. One list of
+ * rules per team, one read per managed directory user.
  */
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
-import { namedRules } from "../resources/hva-names";
 import { USER_FLAGS } from "../resources/directory-user-settings";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
+import { adoptionNames, hasExplicitProviders, heldRuleIds, importLine, providerOfTeam } from "./adopt";
 import { ignoredBy, type IgnoreRule } from "./ignore";
+import { listRules } from "./listing";
 import { DriftInputError, ENCRYPTED, type ManagedResource } from "./state";
 
 /** A managed object, by id (a rule id, or a directory user's id) and the URN that holds it. */
@@ -31,7 +33,11 @@ export interface TeamDrift {
   drifted: Array<DriftRef & { fields: Record<string, { state: unknown; live: unknown }> }>;
   deleted: DriftRef[];
   unmanaged: Array<{ id: string; field: string; search: string; enabled: boolean; import: string }>;
+  /** Objects held by more than one resource of the state: each with every URN that holds it. */
+  duplicate: Array<{ id: string; urns: string[] }>;
   ignored: Array<{ id: string; reason: string }>;
+  /** The `secops hva export` command that writes TypeScript adopting the unmanaged rules (when any). */
+  adopt?: string;
 }
 
 /** The report (`--format json` prints it as it is). */
@@ -49,6 +55,8 @@ export interface DriftKey {
 export interface DriftOptions {
   baseUrl: string;
   keys: DriftKey[];
+  /** The state file as the user named it, for the `secops hva export --state` hint. */
+  state?: string;
   ignore?: IgnoreRule[];
   /** Called with a line of progress (the CLI prints it on stderr when that is a terminal). */
   progress?: (line: string) => void;
@@ -59,10 +67,13 @@ export interface DriftOptions {
 /** True when every team was checked and nothing was found. */
 export const isClean = (r: DriftReport) =>
   r.teams.every(
-    (t) => t.checked && t.drifted.length === 0 && t.deleted.length === 0 && t.unmanaged.length === 0,
+    (t) =>
+      t.checked &&
+      t.drifted.length === 0 &&
+      t.deleted.length === 0 &&
+      t.unmanaged.length === 0 &&
+      t.duplicate.length === 0,
   );
-
-const HVA_TOKEN = "secops:index:HvaAutomationRule";
 
 /** The differing fields: state value → live value; encrypted values are not compared. */
 function differences(
@@ -75,7 +86,17 @@ function differences(
 }
 
 function emptyTeam(teamId: string, checked: boolean, managed: number): TeamDrift {
-  return { teamId, checked, managed, inSync: [], drifted: [], deleted: [], unmanaged: [], ignored: [] };
+  return {
+    teamId,
+    checked,
+    managed,
+    inSync: [],
+    drifted: [],
+    deleted: [],
+    unmanaged: [],
+    duplicate: [],
+    ignored: [],
+  };
 }
 
 /** Sorts a managed object into in sync, drifted or deleted. */
@@ -90,14 +111,22 @@ function place(
   else team.inSync.push(ref);
 }
 
+/** What checking a team's rules needs from the whole state. */
+interface StateView {
+  resources: ManagedResource[];
+  held: Set<string>;
+  ignore: IgnoreRule[];
+}
+
+/** Sorts the team's rules; `adopt` is the command that adopts its unmanaged rules, if there are some. */
 async function checkRules(
   team: TeamDrift,
   client: SecOpsClient,
   mine: ManagedResource[],
-  held: Set<string>,
-  ignore: IgnoreRule[],
+  view: StateView,
+  adopt: string,
 ) {
-  const rules = await client.listHvaRules();
+  const rules = await listRules(client);
   const live = new Map(rules.map((r) => [r.id, r]));
   for (const r of mine) {
     const rule = live.get(r.id);
@@ -116,19 +145,38 @@ async function checkRules(
   }
   const loose: HvaRule[] = [];
   for (const rule of rules) {
-    if (held.has(rule.id)) continue;
-    const reason = ignoredBy(ignore, rule);
+    if (view.held.has(rule.id)) continue;
+    const reason = ignoredBy(view.ignore, rule);
     if (reason !== undefined) team.ignored.push({ id: rule.id, reason });
     else loose.push(rule);
   }
-  for (const { name, rule } of namedRules(loose))
+  const explicit = hasExplicitProviders(view.resources);
+  const provider = providerOfTeam(view.resources, team.teamId);
+  for (const { name, rule } of adoptionNames(loose, view.resources))
     team.unmanaged.push({
       id: rule.id,
       field: rule.searchField ?? "name",
       search: rule.search ?? "",
       enabled: rule.enabled !== false,
-      import: `pulumi import ${HVA_TOKEN} ${name} ${rule.id}`,
+      import: importLine(name, rule.id, explicit, provider, team.teamId),
     });
+  if (team.unmanaged.length) team.adopt = adopt;
+}
+
+/** Objects held by more than one resource (of one kind), by kind and id: the URNs, sorted. */
+function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
+  const holders = new Map<string, string[]>();
+  for (const r of resources) {
+    const key = `${r.kind}\n${r.id}`;
+    holders.set(key, [...(holders.get(key) ?? []), r.urn]);
+  }
+  return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
+}
+
+/** The `secops hva export` line that adopts a team's unmanaged rules, with that team's key. */
+function adoptCommand(state: string | undefined, key: DriftKey, teamId: string): string {
+  const keyFlag = key.name === "SECOPS_API_KEY" ? "" : ` --api-key-env ${key.name}`;
+  return `secops hva export --state ${state ?? "<state file>"}${keyFlag} --format typescript --native --out adopt-${teamId}.ts`;
 }
 
 async function checkUsers(
@@ -160,17 +208,16 @@ async function checkUsers(
 /** The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for. */
 async function teamsOf(
   clients: Array<{ key: DriftKey; client: SecOpsClient }>,
-): Promise<Map<string, SecOpsClient>> {
-  const byTeam = new Map<string, SecOpsClient>();
-  const from = new Map<string, string>();
+): Promise<Map<string, { key: DriftKey; client: SecOpsClient }>> {
+  const byTeam = new Map<string, { key: DriftKey; client: SecOpsClient }>();
   for (const { key, client } of clients) {
     const { teamId } = await client.getIdentity();
-    if (from.has(teamId))
+    const other = byTeam.get(teamId);
+    if (other)
       throw new DriftInputError(
-        `$${from.get(teamId)} and $${key.name} are keys of the same team (${teamId}): give one key per team`,
+        `$${other.key.name} and $${key.name} are keys of the same team (${teamId}): give one key per team`,
       );
-    from.set(teamId, key.name);
-    byTeam.set(teamId, client);
+    byTeam.set(teamId, { key, client });
   }
   return byTeam;
 }
@@ -189,26 +236,33 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     const only = byTeam.size === 1 ? [...byTeam.keys()][0] : "";
     const teamOfResource = (r: ManagedResource) => r.teamId ?? only;
     const teamIds = [...new Set([...byTeam.keys(), ...real.map(teamOfResource)])].sort();
-    const held = new Set(resources.filter((r) => r.kind === "HvaAutomationRule").map((r) => r.id));
+    const view: StateView = { resources, held: heldRuleIds(resources), ignore: options.ignore ?? [] };
+    const twice = heldTwice(real);
     const teams: TeamDrift[] = [];
     for (const [i, teamId] of teamIds.entries()) {
       const mine = real.filter((r) => teamOfResource(r) === teamId);
-      const client = byTeam.get(teamId);
-      const team = emptyTeam(teamId, client !== undefined, mine.length);
+      const access = byTeam.get(teamId);
+      const team = emptyTeam(teamId, access !== undefined, mine.length);
       teams.push(team);
-      if (!client) continue;
+      if (!access) continue;
       progress(`team ${teamId} (${i + 1} of ${teamIds.length}): ${mine.length} managed`);
+      // An object held twice is its own finding, once, in the team of its first holder.
+      const once = mine.filter((r) => !twice.has(`${r.kind}\n${r.id}`));
+      for (const r of mine) {
+        const urns = twice.get(`${r.kind}\n${r.id}`);
+        if (urns?.[0] === r.urn) team.duplicate.push({ id: r.id, urns });
+      }
       await checkRules(
         team,
-        client,
-        mine.filter((r) => r.kind === "HvaAutomationRule"),
-        held,
-        options.ignore ?? [],
+        access.client,
+        once.filter((r) => r.kind === "HvaAutomationRule"),
+        view,
+        adoptCommand(options.state, access.key, teamId),
       );
       await checkUsers(
         team,
-        client,
-        mine.filter((r) => r.kind === "DirectoryUserSettings"),
+        access.client,
+        once.filter((r) => r.kind === "DirectoryUserSettings"),
         options.concurrency ?? 8,
       );
     }

@@ -19,6 +19,8 @@ export interface ManagedResource {
   teamId?: string;
   /** Its outputs; an encrypted secret is {@link ENCRYPTED}. */
   outputs: Record<string, unknown>;
+  /** The URN of its explicit secops provider; absent when it uses the default provider. */
+  provider?: string;
 }
 
 /** Stands for a value `pulumi stack export` wrote encrypted. */
@@ -62,12 +64,34 @@ function decode(value: unknown): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, decode(v)]));
 }
 
-function managed(type: unknown, urn: unknown, id: unknown, outputs: unknown): ManagedResource[] {
+/**
+ * An explicit secops provider's URN from a resource's provider reference (`<urn>::<id>`, or a URN):
+ * undefined for none, another package's, or a default provider (the engine names those `default`,
+ * `default_<version>`).
+ */
+function explicitProvider(ref: unknown): string | undefined {
+  if (typeof ref !== "string" || ref === "") return undefined;
+  const parts = ref.split("::");
+  const urn = parts.length > 4 ? parts.slice(0, 4).join("::") : ref;
+  const [type, name] = urn.split("::").slice(2);
+  if (type?.split("$").pop() !== "pulumi:providers:secops" || /^default(_|$)/.test(name ?? ""))
+    return undefined;
+  return urn;
+}
+
+function managed(
+  type: unknown,
+  urn: unknown,
+  id: unknown,
+  outputs: unknown,
+  providerRef?: unknown,
+): ManagedResource[] {
   const kind = kindOf(type);
   if (!kind || typeof urn !== "string" || typeof id !== "string" || id === "") return [];
   const outs = (outputs && typeof outputs === "object" ? outputs : {}) as Record<string, unknown>;
   const teamId = typeof outs.teamId === "string" && outs.teamId !== "" ? outs.teamId : undefined;
-  return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs }];
+  const provider = explicitProvider(providerRef);
+  return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs, ...(provider ? { provider } : {}) }];
 }
 
 /** The managed resources of a parsed `pulumi stack export` document. */
@@ -80,7 +104,7 @@ function fromDeployment(doc: Record<string, unknown>, source: string): ManagedRe
   const resources = deployment?.resources ?? [];
   if (!Array.isArray(resources)) throw new DriftInputError(`${source}: deployment.resources is not a list`);
   return resources.flatMap((r: Record<string, unknown>) =>
-    r && typeof r === "object" ? managed(r.type, r.urn, r.id, decode(r.outputs)) : [],
+    r && typeof r === "object" ? managed(r.type, r.urn, r.id, decode(r.outputs), r.provider) : [],
   );
 }
 
@@ -112,7 +136,7 @@ export function readManaged(path: string): ManagedResource[] {
   if (Array.isArray(doc.resources)) {
     const state = readState(path);
     const all = [...state.resources, ...(state.pendingDeletes ?? [])];
-    return all.flatMap((r) => managed(r.type, r.urn, r.id, decode(r.outputs)));
+    return all.flatMap((r) => managed(r.type, r.urn, r.id, decode(r.outputs), r.providerUrn));
   }
   throw new DriftInputError(
     `${path}: neither a \`pulumi stack export\` document (with "deployment") nor an offline runner state (with "resources")`,

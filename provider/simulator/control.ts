@@ -6,6 +6,7 @@
  *   POST   /__sim/stats/reset
  *   GET    /__sim/faults | PUT /__sim/faults (rules, or {"spec": "429:0.1@PUT /endpoint"}) | DELETE
  *   GET    /__sim/state                 rules and directory users
+ *   POST   /__sim/hva                   { teamId, searchField, search, enabled? }: a rule made by hand
  *   PATCH  /__sim/hva/{id}              { enabled?, search?, searchField? }   DELETE /__sim/hva/{id}
  *   PATCH  /__sim/directory/{id}        { needsChatOpsWelcome?, ... }         DELETE /__sim/directory/{id}
  */
@@ -63,6 +64,8 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
       return ok([]);
     case "GET /state":
       return ok({ rules: [...sc.store.rules.values()], users: [...sc.store.users.values()] });
+    case "POST /hva":
+      return id === undefined ? addRule(sc, body) : fail(404, `Cannot ${method} /__sim${path}`);
     case "PATCH /hva":
     case "DELETE /hva":
     case "PATCH /directory":
@@ -71,6 +74,34 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
     default:
       return fail(404, `Cannot ${method} /__sim${path}`);
   }
+}
+
+/** A rule made out of band in any team (as someone in the product's console would), with a fresh id. */
+function addRule(sc: ServerContext, body: Json): Result {
+  const { teamId, searchField, search, enabled = true } = body;
+  const teams = sc.store.teams.map((t) => t.id);
+  const problems = [
+    ...Object.keys(body)
+      .filter((k) => !["teamId", "searchField", "search", "enabled"].includes(k))
+      .map((k) => `${k} is not a property of a rule`),
+    ...(typeof teamId === "string" && teams.includes(teamId)
+      ? []
+      : [`teamId must be one of ${teams.join(", ")}`]),
+    ...(typeof searchField === "string" && searchField !== ""
+      ? []
+      : ["searchField must be a non-empty string"]),
+    ...(typeof search === "string" && search !== "" ? [] : ["search must be a non-empty string"]),
+    ...(typeof enabled === "boolean" ? [] : ["enabled must be true or false"]),
+  ];
+  if (problems.length) return fail(400, problems.join("; "));
+  const rule = sc.store.addRule(
+    teamId as string,
+    searchField as string,
+    search as string,
+    enabled as boolean,
+  );
+  sc.store.save();
+  return { status: 201, json: rule };
 }
 
 function mutate(sc: ServerContext, method: string, section: string, id: string, body: Json): Result {

@@ -168,6 +168,16 @@ export class SimulatorControl {
   state(): Promise<{ rules: Array<Record<string, unknown>>; users: Array<Record<string, unknown>> }> {
     return this.call("GET", "/state");
   }
+  /** Makes a rule out of band in any team (by hand, as in the product's console); answers the rule. */
+  addRule(rule: { teamId: string; searchField: string; search: string; enabled?: boolean }): Promise<{
+    id: string;
+    teamId: string;
+    searchField: string;
+    search: string;
+    enabled: boolean;
+  }> {
+    return this.call("POST", "/hva", rule);
+  }
   /** Changes a rule out of band. */
   patchRule(
     id: string,

@@ -1,9 +1,10 @@
 /**
  * `secops drift` (issue 20) against the simulator: a stack of two client teams made through the
  * offline runner and the native plugin, then changed out of band (a rule disabled, a rule deleted, a
- * user's flag flipped, rules made by hand). The report is built from the runner's state and from a
- * deployment-v3 document built as `pulumi stack export` writes it (secrets encrypted), counted
- * category by category, compared with golden files, and run through the CLI for its exit codes.
+ * user's flag flipped, rules made by hand) and given a second resource holding one rule (issue 32).
+ * The report is built from the runner's state and from a deployment-v3 document built as
+ * `pulumi stack export` writes it (secrets encrypted), counted category by category, compared with
+ * golden files, and run through the CLI for its exit codes.
  */
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,6 +24,7 @@ import { SecOpsClient } from "pulumi-secops/client";
 import { LifecycleRunner, stepsOf } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ROOT, built, run } from "../helpers/spawn";
+import { toDeployment } from "./deployment";
 
 built("cli/secops.js");
 built("native/plugin/main.js");
@@ -56,60 +58,6 @@ function program(keys: { c1: string; c2: string }, baseUrl: string) {
   };
 }
 
-/** The runner's state as `pulumi stack export` writes a deployment: version 3, secrets encrypted. */
-function toDeployment(statePath: string): unknown {
-  const state = JSON.parse(readFileSync(statePath, "utf8")) as {
-    resources: Array<{
-      urn: string;
-      type: string;
-      id: string;
-      inputs: object;
-      outputs: object;
-      providerUrn?: string;
-    }>;
-  };
-  const encrypted = (v: unknown) => ({
-    "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
-    ciphertext: `v1:${Buffer.from(JSON.stringify(v)).toString("base64").slice(0, 12)}:opaque`,
-  });
-  const hide = (o: Record<string, unknown>, keys: string[]) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, keys.includes(k) ? encrypted(v) : v]));
-  const stack = "urn:pulumi:dev::drift::pulumi:pulumi:Stack::drift-dev";
-  const providers = ["c1", "c2"].map((team) => ({
-    urn: `urn:pulumi:dev::drift::pulumi:providers:secops::${team}`,
-    custom: true,
-    id: `0000-${team}`,
-    type: "pulumi:providers:secops",
-    inputs: { apiKey: encrypted("k"), baseUrl: "http://127.0.0.1", version: "0.1.0" },
-    outputs: { apiKey: encrypted("k"), baseUrl: "http://127.0.0.1", version: "0.1.0" },
-    parent: stack,
-  }));
-  const resources = state.resources.map((r) => ({
-    urn: r.urn,
-    custom: true,
-    id: r.id,
-    type: r.type,
-    inputs: hide(r.inputs as Record<string, unknown>, ["search"]),
-    outputs: hide(r.outputs as Record<string, unknown>, ["search"]),
-    parent: stack,
-    provider: `${r.providerUrn}::0000-${r.providerUrn?.split("::").pop()}`,
-    propertyDependencies: {},
-    additionalSecretOutputs: ["search"],
-  }));
-  return {
-    version: 3,
-    deployment: {
-      manifest: { time: "2026-11-24T00:00:00Z", magic: "0".repeat(64), version: "v3.270.0" },
-      secrets_providers: { type: "passphrase", state: { salt: "v1:AAAA:v1:BBBB:CCCC" } },
-      resources: [
-        { urn: stack, custom: false, type: "pulumi:pulumi:Stack", outputs: {} },
-        ...providers,
-        ...resources,
-      ],
-    },
-  };
-}
-
 beforeAll(async () => {
   sim = await createSimulator({ seed: 2020 });
   dir = mkdtempSync(join(tmpdir(), "secops-drift-"));
@@ -128,8 +76,13 @@ beforeAll(async () => {
   } finally {
     await runner.close();
   }
+  // A second resource holding team 1's dc rule, as a rule adopted twice leaves a stack (issue 32).
+  const saved = JSON.parse(readFileSync(runnerState, "utf8"));
+  const dc = saved.resources.find((r: { name: string }) => r.name === "c1-dc");
+  saved.resources.push({ ...dc, urn: dc.urn.replace(/c1-dc$/, "c1-dc-copy"), name: "c1-dc-copy" });
+  writeFileSync(runnerState, JSON.stringify(saved));
   exported = join(dir, "stack.json");
-  writeFileSync(exported, JSON.stringify(toDeployment(runnerState), null, 2));
+  writeFileSync(exported, JSON.stringify(toDeployment(runnerState, ["search"]), null, 2));
   // Out of band: team 1's jump rule enabled by hand, its web rule deleted, its user's flag flipped,
   // and two rules made by hand; team 2 gets one hand-made rule.
   await sim.control.patchRule(ids["c1-jump"], { enabled: true });
@@ -173,9 +126,14 @@ function counts(r: DriftReport) {
     drifted: t.drifted.map((x) => [x.id, x.fields]),
     deleted: t.deleted.map((x) => x.id),
     unmanaged: t.unmanaged.map((x) => x.id).sort(),
+    duplicate: t.duplicate,
     ignored: t.ignored.map((x) => x.id),
   }));
 }
+
+const C1_PROVIDER = "urn:pulumi:dev::drift::pulumi:providers:secops::c1";
+const urnOf = (name: string, type = "HvaAutomationRule") =>
+  `urn:pulumi:dev::drift::secops:index:${type}::${name}`;
 
 test("each category is counted exactly, the same from the runner's state and from a stack export", async () => {
   await sim.control.resetStats();
@@ -201,14 +159,15 @@ test("each category is counted exactly, the same from the runner's state and fro
     {
       teamId: "team-client-1",
       checked: true,
-      managed: 5,
-      inSync: [ids["c1-dc"], ids["c1-db"]].sort(),
+      managed: 6,
+      inSync: [ids["c1-db"]],
       drifted: [
         [ids["c1-jump"], { enabled: { state: false, live: true } }],
         [USER, { credentialsExposed: { state: false, live: true } }],
       ],
       deleted: [ids["c1-web"]],
       unmanaged: [hand["c1-hand"], ...(await seeded("team-client-1"))].sort(),
+      duplicate: [{ id: ids["c1-dc"], urns: [urnOf("c1-dc"), urnOf("c1-dc-copy")] }],
       ignored: [hand["c1-scanner"]],
     },
     {
@@ -219,6 +178,7 @@ test("each category is counted exactly, the same from the runner's state and fro
       drifted: [],
       deleted: [],
       unmanaged: [hand["c2-hand"], ...(await seeded("team-client-2"))].sort(),
+      duplicate: [],
       ignored: [],
     },
   ]);
@@ -228,7 +188,8 @@ test("each category is counted exactly, the same from the runner's state and fro
     field: "name",
     search: "hand-made-*",
     enabled: true,
-    import: `pulumi import secops:index:HvaAutomationRule hand-made ${hand["c1-hand"]}`,
+    // The stack's rules go through explicit providers: the line names team 1's, as `pulumi import` takes it.
+    import: `pulumi import secops:index:HvaAutomationRule hand-made ${hand["c1-hand"]} --provider c1=${C1_PROVIDER}`,
   });
   expect(isClean(fromRunner)).toBe(false);
 });
@@ -238,15 +199,16 @@ test("a team of the state without a key is reported as not checked, never as cle
   expect(counts(report)[0]).toEqual({
     teamId: "team-client-1",
     checked: false,
-    managed: 5,
+    managed: 6,
     inSync: [],
     drifted: [],
     deleted: [],
     unmanaged: [],
+    duplicate: [],
     ignored: [],
   });
   expect(formatDrift(report, "table")).toContain(
-    "team team-client-1: NOT CHECKED: no key for this team (5 resource(s) in the state)",
+    "team team-client-1: NOT CHECKED: no key for this team (6 resource(s) in the state)",
   );
 });
 
@@ -255,6 +217,7 @@ test("JSON and Markdown match the golden files (ids replaced by names)", async (
     baseUrl: sim.url,
     keys: bothKeys(),
     ignore: ignore(),
+    state: "stack.json",
   });
   const names = new Map([...Object.entries(ids), ...Object.entries(hand)].map(([n, id]) => [id, `<${n}>`]));
   const seed = new Set([...(await seeded("team-client-1")), ...(await seeded("team-client-2"))]);
@@ -330,6 +293,61 @@ describe("the CLI", () => {
     expect(res.stderr).toBe("");
     expect(res.code).toBe(0);
     expect(res.stdout).toContain("clean: every managed object in sync, no unmanaged rule");
+  });
+
+  test("issue 32: a rule held by two resources is its own category, duplicate, in every format, with exit 3", async () => {
+    const doc = JSON.parse(readFileSync(exported, "utf8"));
+    const team2 = doc.deployment.resources.filter((r: { urn: string }) => !r.urn.includes("::c1"));
+    const dc = team2.find((r: { urn: string }) => r.urn.endsWith("::c2-dc"));
+    doc.deployment.resources = [...team2, { ...dc, urn: urnOf("c2-dc-copy") }];
+    const state = join(dir, "team2-twice.json");
+    writeFileSync(state, JSON.stringify(doc));
+    const ignoreFile = join(dir, "ignore-twice.txt");
+    const seededIds = await seeded("team-client-2");
+    writeFileSync(
+      ignoreFile,
+      ["c2-hand-* # made during the incident", ...seededIds.map((id) => `${id} # predates the stack`)].join(
+        "\n",
+      ),
+    );
+    const args = ["--state", state, "--key-env", "C2_KEY", "--ignore", ignoreFile];
+    const before = await sim.control.state();
+    const what = `keep c2-dc: pulumi state delete '${urnOf("c2-dc-copy")}', then remove c2-dc-copy from the program (an up that drops it first deletes the object under c2-dc)`;
+    const table = await secops(args);
+    expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 3, stderr: "" });
+    const lines = table.stdout.split("\n");
+    expect(lines[0]).toBe(
+      `team team-client-2: 3 in sync, 0 drifted, 0 deleted, 0 unmanaged, 1 duplicate, ${seededIds.length + 1} ignored`,
+    );
+    expect(lines.filter((l) => l.includes("duplicate  "))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^  duplicate  ${ids["c2-dc"]}\\s+c2-dc, c2-dc-copy\\s+${what.replace(/[$()]/g, "\\$&")}$`,
+        ),
+      ),
+    ]);
+    expect(lines.at(-2)).toBe("drift found (exit 3): see above for what to do");
+    const json = await secops([...args, "--format", "json"]);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout).teams[0].duplicate).toEqual([
+      { id: ids["c2-dc"], urns: [urnOf("c2-dc"), urnOf("c2-dc-copy")] },
+    ]);
+    const markdown = await secops([...args, "--format", "markdown"]);
+    expect(markdown.code).toBe(3);
+    expect(markdown.stdout).toContain(
+      [
+        "**Held by two resources (duplicate)**",
+        "",
+        "| Id | Resources | What to do |",
+        "|---|---|---|",
+        `| \`${ids["c2-dc"]}\` | \`c2-dc\`, \`c2-dc-copy\` | ${what} |`,
+      ].join("\n"),
+    );
+    expect(markdown.stdout).toContain(
+      `| \`team-client-2\` | yes | 3 | 0 | 0 | 0 | 1 | ${seededIds.length + 1} |`,
+    );
+    // The report reads; it never changes the API's state.
+    expect(await sim.control.state()).toEqual(before);
   });
 
   test("exit 2 for usage mistakes, naming what is wrong", async () => {

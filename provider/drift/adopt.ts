@@ -1,0 +1,81 @@
+/**
+ * Adopting live rules into a stack without holding any twice (issue 32 point 4): which rules a state
+ * already holds, the explicit provider of each team in it, names that no resource of the state has,
+ * and the `pulumi import` line for a rule (with `--provider <name>=<urn>` when the state has
+ * explicit providers, as `pulumi import` takes it).
+ */
+import type { HvaRule } from "../client/types";
+import { namedRules } from "../resources/hva-names";
+import { PENDING_ID_PREFIX } from "../resources/runtime";
+import type { ManagedResource } from "./state";
+
+/** The type token of a native rule. */
+export const HVA_TOKEN = "secops:index:HvaAutomationRule";
+
+/** An explicit provider of the state, by its resource name and URN. */
+export interface StateProvider {
+  name: string;
+  urn: string;
+}
+
+/** A resource's name: the last part of its URN. */
+export const nameOf = (urn: string) => urn.split("::").slice(3).join("::") || urn;
+
+/** The ids of the rules the state's resources hold (either front-end's). */
+export function heldRuleIds(resources: readonly ManagedResource[]): Set<string> {
+  return new Set(
+    resources
+      .filter((r) => r.kind === "HvaAutomationRule" && !r.id.startsWith(PENDING_ID_PREFIX))
+      .map((r) => r.id),
+  );
+}
+
+/** Whether the state's secops resources go through explicit providers (rather than the default one). */
+export const hasExplicitProviders = (resources: readonly ManagedResource[]) =>
+  resources.some((r) => r.provider !== undefined);
+
+/**
+ * The explicit provider through which the state manages `teamId`'s objects (the first by URN when there
+ * are several): the team is the one its resources recorded.
+ */
+export function providerOfTeam(
+  resources: readonly ManagedResource[],
+  teamId: string,
+): StateProvider | undefined {
+  const urns = resources
+    .filter((r) => r.teamId === teamId && r.provider !== undefined)
+    .map((r) => r.provider!)
+    .sort();
+  return urns.length ? { name: nameOf(urns[0]), urn: urns[0] } : undefined;
+}
+
+/** Rules with unique names (see `namedRules`) that no rule resource of the state already has. */
+export function adoptionNames(
+  rules: readonly HvaRule[],
+  resources: readonly ManagedResource[],
+): Array<{ name: string; rule: HvaRule }> {
+  const taken = new Set(resources.filter((r) => r.kind === "HvaAutomationRule").map((r) => nameOf(r.urn)));
+  return namedRules(rules).map(({ name, rule }) => {
+    let unique = name;
+    for (let n = 2; taken.has(unique); n++) unique = `${name}-${n}`;
+    taken.add(unique);
+    return { name: unique, rule };
+  });
+}
+
+/**
+ * The `pulumi import` line of one rule: `--provider <name>=<urn>` when the state has explicit
+ * providers (a line without it would adopt the rule through the default provider's key).
+ */
+export function importLine(
+  name: string,
+  id: string,
+  explicit: boolean,
+  provider: StateProvider | undefined,
+  teamId: string,
+): string {
+  const line = `pulumi import ${HVA_TOKEN} ${name} ${id}`;
+  if (!explicit) return line;
+  if (provider) return `${line} --provider ${provider.name}=${provider.urn}`;
+  return `declare a provider for team ${teamId} first (no resource of the state uses one), then: ${line} --provider <its name>=<its urn>`;
+}
