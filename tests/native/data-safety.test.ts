@@ -427,10 +427,10 @@ describe("protocol robustness", () => {
     plugins.push(plugin);
     await expect(plugin.configure({ apiKey: secret(""), baseUrl: sim.url })).rejects.toMatchObject({
       code: INVALID_ARGUMENT,
-      details: expect.stringContaining("the provider's apiKey is empty"),
+      details: "the secops provider: its apiKey is empty; give a non-empty string",
     });
     await expect(plugin.configure({ apiKey: 42 as never, baseUrl: sim.url })).rejects.toMatchObject({
-      details: expect.stringContaining("the provider's apiKey is a number"),
+      details: "the secops provider: its apiKey is a number; give a non-empty string",
     });
     const sockets = () => {
       const fs = jest.requireActual<typeof import("node:fs")>("node:fs");
