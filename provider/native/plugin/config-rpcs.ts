@@ -1,6 +1,8 @@
 /**
- * Provider configuration RPCs: CheckConfig (no network; failures name the property), DiffConfig and
- * Configure. Config properties: `apiKey` (secret) and `baseUrl`.
+ * Provider configuration RPCs: CheckConfig (no network; failures name the provider and the property),
+ * DiffConfig and Configure. Config properties: `apiKey` (secret) and `baseUrl`. A named provider's key
+ * comes from its own arguments only; the default provider (URN name `default` or `default_<version>`)
+ * keeps the documented precedence: explicit (stack config) > SECOPS_API_KEY (issue 32).
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { closest } from "../../client/options";
@@ -58,9 +60,9 @@ export function configFailures(news: Record<string, unknown>, who?: ProviderIden
       if (problem) failures.push({ property: key, reason: `${label}: ${problem}` });
       continue;
     }
+    if (key === "apiKey" && named) continue; // never from the environment
     const env = ENV_VARS[key];
     const fromEnv = process.env[env];
-    if (key === "apiKey" && named) continue; // never from the environment
     if (fromEnv === undefined || fromEnv === "") continue;
     const problem = settingProblem(key, fromEnv);
     if (problem)

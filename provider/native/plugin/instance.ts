@@ -127,7 +127,7 @@ export class ProviderInstance implements ResourceContext {
     // Reported by client() at the first call that needs the API; said once now, so a preview without a
     // key does not pass silently.
     settings.catch((err: unknown) => {
-      const warning = missingSettingsWarning(err);
+      const warning = keyUnknown ? undefined : missingSettingsWarning(err); // an unknown key is known at up
       if (warning) this.warn("settings", warning);
     });
     this.#settings = settings;
