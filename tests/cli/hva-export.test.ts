@@ -10,6 +10,7 @@ import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ruleName } from "../../provider/cli/hva-export";
 import { ROOT, built, run } from "../helpers/spawn";
+import { toDeployment } from "./deployment";
 
 const CLI = built("cli/secops.js");
 let sim: Simulator;
@@ -130,5 +131,168 @@ test("--out keeps an existing file unless --force, and a missing folder is a usa
   expect(await run(CLI, ["hva", "export", "--out", nowhere], env)).toMatchObject({
     code: 2,
     stderr: `secops: --out ${nowhere}: no such folder ${join(dir, "no", "such", "dir")}\n`,
+  });
+});
+
+test("issue 32: --state of a stack on the default provider exports only the rules no resource holds", async () => {
+  // The previous test's up adopted the team's 5 rules into state.json; one more is made by hand.
+  const handMade = await sim.control.addRule({
+    teamId: "team-client-1",
+    searchField: "name",
+    search: "dc-*",
+  });
+  const state = join(dir, "state.json");
+  const r = await run(CLI, ["hva", "export", "--state", state], env);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  // "dc" is a resource of the state already: the new rule is named apart from it.
+  expect(JSON.parse(r.stdout)).toEqual({
+    resources: [{ type: "secops:index:HvaAutomationRule", name: "dc-3", id: handMade.id }],
+  });
+});
+
+describe("issue 32: --state of a stack with a provider per team", () => {
+  const HVA = "secops:index:HvaAutomationRule";
+  let sim2: Simulator;
+  let work: string;
+  let state: string;
+  let stack: string;
+  const made: Record<string, string> = {};
+  const providerUrn = (team: string) => `urn:pulumi:dev::adopt::pulumi:providers:secops::${team}`;
+  const keyEnv = (key: string) => ({ SECOPS_BASE_URL: sim2.url, SECOPS_API_KEY: key });
+  const rulesPerTeam = async () => {
+    const counts: Record<string, number> = {};
+    for (const r of (await sim2.control.state()).rules)
+      counts[String(r.teamId)] = (counts[String(r.teamId)] ?? 0) + 1;
+    return counts;
+  };
+  /** The stack's program: one provider per client team and a rule each; `adopt` adds adopt.ts's rules. */
+  const program = (adopt: boolean) => `import * as secops from "pulumi-secops/native";
+${adopt ? 'import { adoptRules } from "./adopt";\n' : ""}
+const baseUrl = ${JSON.stringify(sim2.url)};
+const c1 = new secops.Provider("c1", { apiKey: ${JSON.stringify(sim2.apiKeys.client1Admin)}, baseUrl });
+const c2 = new secops.Provider("c2", { apiKey: ${JSON.stringify(sim2.apiKeys.client2Admin)}, baseUrl });
+new secops.HvaAutomationRule("c1-dc", { field: "name", search: "dc-*" }, { provider: c1 });
+new secops.HvaAutomationRule("c2-dc", { field: "name", search: "dc-*" }, { provider: c2 });
+${adopt ? "adoptRules(c1);\n" : ""}`;
+  const runnerOf = (file: string) =>
+    new LifecycleRunner({ program: join(work, file), programDir: work, statePath: state, project: "adopt" });
+
+  beforeAll(async () => {
+    sim2 = await createSimulator({ seed: 46 });
+    work = mkdtempSync(join(tmpdir(), "secops-hva-export-state-"));
+    linkPackage(work, ROOT);
+    state = join(work, "state.json");
+    writeFileSync(join(work, "stack.ts"), program(false));
+    const runner = runnerOf("stack.ts");
+    try {
+      expect((await runner.up()).map((s) => [s.name, s.op, s.ok])).toEqual([
+        ["c1-dc", "create", true],
+        ["c2-dc", "create", true],
+      ]);
+    } finally {
+      await runner.close();
+    }
+    // Made by hand: in team 1 one whose name would be a resource's of the stack, and a disabled one.
+    for (const [name, teamId, search, enabled] of [
+      ["c1-named", "team-client-1", "c1-dc", true],
+      ["c1-jump", "team-client-1", "jump-*", false],
+      ["c2-web", "team-client-2", "web-*", true],
+    ] as const)
+      made[name] = (await sim2.control.addRule({ teamId, searchField: "name", search, enabled })).id;
+    stack = join(work, "stack.json");
+    writeFileSync(stack, JSON.stringify(toDeployment(state)));
+  });
+  afterAll(async () => {
+    await sim2.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test("the import file names each team's provider in its nameTable, from the runner's state or a stack export", async () => {
+    for (const file of [state, stack]) {
+      const one = await run(CLI, ["hva", "export", "--state", file], keyEnv(sim2.apiKeys.client1Admin));
+      expect({ code: one.code, stderr: one.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(JSON.parse(one.stdout)).toEqual({
+        nameTable: { c1: providerUrn("c1") },
+        resources: [
+          { type: HVA, name: "c1-dc-2", id: made["c1-named"], provider: "c1" },
+          { type: HVA, name: "jump", id: made["c1-jump"], provider: "c1" },
+        ],
+      });
+      const two = await run(CLI, ["hva", "export", "--state", file], keyEnv(sim2.apiKeys.client2Admin));
+      expect(JSON.parse(two.stdout)).toEqual({
+        nameTable: { c2: providerUrn("c2") },
+        resources: [{ type: HVA, name: "web", id: made["c2-web"], provider: "c2" }],
+      });
+    }
+  });
+
+  test("the native program adopts through the team's provider: the up imports each rule once and writes nothing", async () => {
+    const out = join(work, "adopt.ts");
+    const args = ["hva", "export", "--state", stack, "--format", "typescript", "--native", "--out", out];
+    const r = await run(CLI, args, keyEnv(sim2.apiKeys.client1Admin));
+    expect(r).toMatchObject({ code: 0, stderr: `wrote 2 rule(s) to ${out}\n` });
+    expect(readFileSync(out, "utf8")).toContain(
+      [
+        "export function adoptRules(provider: secops.Provider): void {",
+        `  new secops.HvaAutomationRule("c1-dc-2", { field: "name", search: "c1-dc", enabled: true }, { import: "${made["c1-named"]}", provider });`,
+        `  new secops.HvaAutomationRule("jump", { field: "name", search: "jump-*", enabled: false }, { import: "${made["c1-jump"]}", provider });`,
+        "}",
+      ].join("\n"),
+    );
+    writeFileSync(join(work, "index.ts"), program(true));
+    const before = await rulesPerTeam();
+    await sim2.control.resetStats();
+    const runner = runnerOf("index.ts");
+    try {
+      expect((await runner.up()).map((s) => [s.name, s.op, s.ok])).toEqual([
+        ["c1-dc", "same", true],
+        ["c1-dc-2", "import", true],
+        ["c2-dc", "same", true],
+        ["jump", "import", true],
+      ]);
+    } finally {
+      await runner.close();
+    }
+    const writes = Object.keys((await sim2.control.stats()).requests).filter((k) => !k.startsWith("GET"));
+    expect(writes).toEqual([]);
+    expect(await rulesPerTeam()).toEqual(before);
+    // Each rule is held once, by a resource of its team's provider; nothing of team 1 is left to adopt.
+    const held = runnerOf("index.ts")
+      .state()
+      .resources.map((x) => [x.name, x.id, x.providerUrn]);
+    expect(held).toEqual([
+      ["c1-dc", expect.any(String), providerUrn("c1")],
+      ["c1-dc-2", made["c1-named"], providerUrn("c1")],
+      ["c2-dc", expect.any(String), providerUrn("c2")],
+      ["jump", made["c1-jump"], providerUrn("c1")],
+    ]);
+    expect(new Set(held.map(([, id]) => id)).size).toBe(4);
+    const again = await run(CLI, ["hva", "export", "--state", state], keyEnv(sim2.apiKeys.client1Admin));
+    expect(JSON.parse(again.stdout)).toEqual({ nameTable: { c1: providerUrn("c1") }, resources: [] });
+  });
+
+  test("refused with exit 2, nothing written: a dynamic program, a key of a team without a provider, no state file", async () => {
+    const before = await rulesPerTeam();
+    const missing = join(work, "missing.json");
+    const cases: Array<[string[], string, string]> = [
+      [
+        ["--state", stack, "--format", "typescript"],
+        sim2.apiKeys.client1Admin,
+        `secops: --state ${stack}: the stack manages its rules through explicit native providers, which a dynamic program cannot use: add --native (or --format import)\n`,
+      ],
+      [
+        ["--state", stack],
+        sim2.apiKeys.admin,
+        `secops: --state ${stack}: the stack manages its rules through explicit providers, and none of them holds a resource of team team-acme (this key's team): declare a provider for it first, so that the rules are adopted with that team's key\n`,
+      ],
+      [["--state", missing], sim2.apiKeys.client1Admin, `secops: --state ${missing}: no such file\n`],
+    ];
+    for (const [args, key, stderr] of cases)
+      expect(await run(CLI, ["hva", "export", ...args], keyEnv(key))).toMatchObject({
+        code: 2,
+        stdout: "",
+        stderr,
+      });
+    expect(await rulesPerTeam()).toEqual(before);
   });
 });

@@ -74,6 +74,7 @@ beforeAll(async () => {
   sim = await createSimulator({ seed: 31 });
   cwd = mkdtempSync(join(tmpdir(), "secops-readme-"));
   writeFileSync(join(cwd, "shot.png"), Buffer.from([137, 80, 78, 71]));
+  writeFileSync(join(cwd, "stack.json"), JSON.stringify({ version: 3, deployment: { resources: [] } }));
   const rules = (await sim.control.state()).rules;
   ids = { rule: String(rules[0].id), other: String(rules[1].id) };
 });
@@ -98,9 +99,15 @@ function runsOf(line: string): string[][] {
       [],
       ["--format", "typescript", "--native", "--out", "file"],
       ["--format", "import", "--out", "file", "--force"],
+      // Once the synopsis shows --state (issue 32): a stack export that holds no rule.
+      ...(line.includes("--state") ? [["--state", "stack.json", "--format", "import"]] : []),
     ],
     "ctl rules": [[], ["--json"]],
     "ctl users": [[], ["--json"]],
+    "ctl add-rule": [
+      ["--team", "team-client-1", "--field", "name", "--search", "readme-*"],
+      ["--team", "team-client-2", "--field", "name", "--search", "readme-off-*", "--disabled"],
+    ],
     "ctl set-rule": [[ids.rule, "--enabled", "false", "--search", "text", "--field", "name"]],
     "ctl set-user": [
       [

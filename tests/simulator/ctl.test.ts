@@ -51,6 +51,89 @@ test("set-rule, set-user, delete-rule and delete-user change the simulator out o
   expect((await sim.control.state()).users.some((u) => u.id === "du-team-acme-005")).toBe(false);
 });
 
+/** How many rules each team has (the API's state, every team). */
+async function rulesPerTeam(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const r of (await sim.control.state()).rules)
+    counts[String(r.teamId)] = (counts[String(r.teamId)] ?? 0) + 1;
+  return counts;
+}
+
+test("issue 32.5: add-rule makes a rule by hand in a team and prints its id alone", async () => {
+  const before = await rulesPerTeam();
+  const made = await ctl(["add-rule", "--team", "team-client-1", "--field", "name", "--search", "by-hand-*"]);
+  expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(made.stdout).toMatch(/^hva-[0-9a-z-]+\n$/);
+  const id = made.stdout.trim();
+  const off = await ctl([
+    "add-rule",
+    "--team",
+    "team-client-2",
+    "--field",
+    "hostname",
+    "--search",
+    "web 01",
+    "--disabled",
+  ]);
+  expect(off.code).toBe(0);
+  const rules = (await sim.control.state()).rules;
+  expect(rules.find((r) => r.id === id)).toEqual({
+    id,
+    teamId: "team-client-1",
+    searchField: "name",
+    search: "by-hand-*",
+    enabled: true,
+  });
+  expect(rules.find((r) => r.id === off.stdout.trim())).toMatchObject({
+    teamId: "team-client-2",
+    searchField: "hostname",
+    search: "web 01",
+    enabled: false,
+  });
+  // The team's own key sees it, as a rule made in the product's console.
+  const res = await fetch(`${sim.url}/endpoint/hva/automation`, {
+    headers: { authorization: `Bearer ${sim.apiKeys.client1Admin}` },
+  });
+  expect(JSON.stringify(await res.json())).toContain(id);
+  expect(await rulesPerTeam()).toEqual({
+    ...before,
+    "team-client-1": (before["team-client-1"] ?? 0) + 1,
+    "team-client-2": (before["team-client-2"] ?? 0) + 1,
+  });
+});
+
+test("issue 32.5: add-rule refuses an unknown team (exit 1) and a missing option (exit 2), making nothing", async () => {
+  const before = await rulesPerTeam();
+  expect(await ctl(["add-rule", "--team", "team-nope", "--field", "name", "--search", "x-*"])).toEqual(
+    expect.objectContaining({
+      code: 1,
+      stdout: "",
+      stderr:
+        'secops-sim: simulator control POST /hva failed (400): {"statusCode":400,"message":"teamId must be one of team-acme, team-msp, team-client-1, team-client-2","error":"Bad Request"}\n',
+    }),
+  );
+  expect(await ctl(["add-rule", "--team", "team-acme", "--field", "name"])).toEqual(
+    expect.objectContaining({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringContaining("required option '--search <text>' not specified"),
+    }),
+  );
+  expect(await rulesPerTeam()).toEqual(before);
+});
+
+test("issue 32.5: set-user prints one summary line, --json the whole user", async () => {
+  const line = await ctl(["set-user", "du-team-acme-010", "--credentials-exposed", "true"]);
+  const user = (await sim.control.state()).users.find((u) => u.id === "du-team-acme-010")!;
+  expect(line).toMatchObject({
+    code: 0,
+    stderr: "",
+    stdout: `du-team-acme-010 ${String(user.email)}: needsChatOpsWelcome=${String(user.needsChatOpsWelcome)} chatOpsOnboardingUser=${String(user.chatOpsOnboardingUser)} credentialsExposed=true\n`,
+  });
+  const json = await ctl(["set-user", "du-team-acme-010", "--credentials-exposed", "false", "--json"]);
+  expect(JSON.parse(json.stdout)).toEqual({ ...user, credentialsExposed: false });
+});
+
 test("faults and stats: set, list and clear faults; read and reset statistics", async () => {
   const set = await ctl(["faults", "429:0.5@PUT /endpoint"]);
   expect(set.code).toBe(0);
@@ -95,6 +178,7 @@ test("the README lists every ctl command and every control route", async () => {
     .map((m) => m[1])
     .filter((c) => c !== "help");
   expect(commands.sort()).toEqual([
+    "add-rule",
     "delete-rule",
     "delete-user",
     "faults",
@@ -111,6 +195,7 @@ test("the README lists every ctl command and every control route", async () => {
     "POST /__sim/stats/reset",
     "PUT /__sim/faults",
     "GET /__sim/state",
+    "POST /__sim/hva",
     "PATCH /__sim/hva/{id}",
     "DELETE /__sim/directory/{id}",
   ])
