@@ -44,7 +44,7 @@ function service(instance: ProviderInstance): grpcTypes.UntypedServiceImplementa
     handshake: (req: never) => handshake(req),
     getPluginInfo: () => new plugin.PluginInfo().setVersion(VERSION),
     getSchema: () => new provider.GetSchemaResponse().setSchema(packageSchema()),
-    checkConfig: (req) => checkConfig(req),
+    checkConfig: (req) => checkConfig(req, instance),
     diffConfig: (req) => diffConfig(req),
     configure: (req) => configure(instance, req),
     check: (req) => rpc.check(instance, req),
