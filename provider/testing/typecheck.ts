@@ -17,7 +17,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 type TypeScriptApi = typeof import("typescript");
 
@@ -177,7 +177,7 @@ async function checkWithTsc(
   const flags = ["--noEmit", "--pretty", "false", "--listFiles"];
   if (!config) {
     const defaults = Object.entries(PULUMI_DEFAULTS).flatMap(([k, v]) => [`--${k}`, v]);
-    return runTsc(tsc, [...flags, ...defaults, file], programDir, []);
+    return runTsc(tsc, [...flags, ...defaults, file], programDir);
   }
   const raw = rawCompilerOptions(config);
   const defaults = Object.fromEntries(Object.entries(PULUMI_DEFAULTS).filter(([k]) => !(k in raw)));
@@ -187,24 +187,25 @@ async function checkWithTsc(
     JSON.stringify({ extends: config, compilerOptions: defaults, files: [file], include: [] }),
   );
   try {
-    return await runTsc(tsc, [...flags, "-p", temporary], programDir, [config]);
+    return await runTsc(tsc, [...flags, "-p", temporary], programDir, { path: config, temporary });
   } finally {
     rmSync(temporary, { force: true });
   }
 }
 
-/** Runs tsc; keeps the errors located in the program's own files (`--listFiles` names what it read). */
-async function runTsc(tsc: string, args: string[], cwd: string, extra: string[]): Promise<Verdict> {
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-    (done, fail) => {
-      const child = spawn(process.execPath, [tsc, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-      let [out, err] = ["", ""];
-      child.stdout.on("data", (c) => (out += c));
-      child.stderr.on("data", (c) => (err += c));
-      child.once("error", fail);
-      child.once("close", (status) => done({ code: status, stdout: out, stderr: err }));
-    },
-  );
+/**
+ * Runs tsc; keeps the errors located in the program's own files (`--listFiles` names what it read).
+ * When tsc found none but failed (a configuration it rejects, after which it checks nothing), its
+ * configuration errors are the verdict, named after the program's tsconfig (`config`) rather than
+ * the temporary one: a program that was not checked never passes as checked.
+ */
+async function runTsc(
+  tsc: string,
+  args: string[],
+  cwd: string,
+  config?: { path: string; temporary: string },
+): Promise<Verdict> {
+  const { code, stdout, stderr } = await spawnTsc(tsc, args, cwd);
   const read: string[] = [];
   const diagnostics: Array<{ file?: string; lines: string[] }> = [];
   for (const line of stdout.split(/\r?\n/)) {
@@ -216,11 +217,27 @@ async function runTsc(tsc: string, args: string[], cwd: string, extra: string[])
   }
   if (code !== 0 && diagnostics.length === 0)
     throw new Error(`tsc (${tsc}) could not check the program (exit ${code}): ${(stderr || stdout).trim()}`);
-  const own = read.filter(ownFile);
-  return {
-    stamps: stamp([...own, ...extra]),
-    diagnostics: diagnostics.filter((d) => d.file && ownFile(d.file)).map((d) => d.lines.join("\n")),
-  };
+  const stamps = stamp([...read.filter(ownFile), ...(config ? [config.path] : [])]);
+  const own = diagnostics.filter((d) => d.file && ownFile(d.file));
+  if (own.length || code === 0) return { stamps, diagnostics: own.map((d) => d.lines.join("\n")) };
+  const name = config ? relative(cwd, config.path) || config.path : undefined;
+  const configErrors = diagnostics.map((d) => {
+    const text = d.lines.join("\n");
+    if (!name || d.file !== config?.temporary) return text;
+    return text.replace(/^.+?\(\d+,\d+\): /, `${name}: `);
+  });
+  return { stamps, diagnostics: configErrors };
+}
+
+function spawnTsc(tsc: string, args: string[], cwd: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
+    const child = spawn(process.execPath, [tsc, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let [out, err] = ["", ""];
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (err += c));
+    child.once("error", fail);
+    child.once("close", (status) => done({ code: status, stdout: out, stderr: err }));
+  });
 }
 
 /** A tsconfig's own `compilerOptions` (JSON with comments and trailing commas, as tsc reads it). */

@@ -3,6 +3,7 @@
  * config (the key as a secret), stack outputs resolved and masked, an edited program re-read by the
  * next step, the project name from Pulumi.yaml, and a TypeScript program on plain Node.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -246,3 +247,43 @@ export const search = new native.HvaAutomationRule("typed", { field: "name", sea
     { step: "destroy", ops: ["delete typed true"], outputs: { search: "typed-*" } },
   ]);
 }, 60_000);
+
+test("issue 32.1: with TypeScript 7 alone (no JS API) the program's own tsc type-checks it", async () => {
+  expect.assertions(4);
+  const prog = programFolder("typed7", {
+    "package.json": JSON.stringify({
+      name: "typed7",
+      private: true,
+      devDependencies: { typescript: "7.0.2" },
+    }),
+    "index.ts": `import * as native from "pulumi-secops/native";
+
+const retries: number = "3";
+new native.HvaAutomationRule("typed7", { field: "name", search: "typed7-*" });
+`,
+  });
+  const install = await new Promise<number | null>((done) =>
+    spawn("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+      cwd: prog,
+      stdio: "ignore",
+    }).once("close", done),
+  );
+  expect(install).toBe(0);
+  // linkPackage ran before the install, which may drop what it does not know: link again.
+  linkPackage(prog, ROOT);
+  const config = JSON.stringify({ "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url });
+  await sim.control.resetStats();
+  const failed = await run(join(prog, "run.js"), ["index.ts", config, "preview"]);
+  expect(failed.stderr).toBe("");
+  expect(JSON.parse(failed.stdout)).toEqual([
+    {
+      step: "preview",
+      error: {
+        name: "TSError",
+        message:
+          "⨯ Unable to compile TypeScript:\nindex.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+      },
+    },
+  ]);
+  expect(Object.keys((await sim.control.stats()).requests)).toEqual([]);
+}, 120_000);
