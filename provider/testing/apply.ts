@@ -3,6 +3,7 @@
  * before the request), update, replace (honouring deleteBeforeReplace), delete and import; and a
  * partial failure recorded so nothing is orphaned.
  */
+import { heldMessage, holderOf } from "./conflicts";
 import { InitFailedError, type ProviderProcess } from "./host";
 import { describe, type Planned } from "./plan";
 import type { DeclaredResource } from "./program";
@@ -145,6 +146,8 @@ export async function importById(
   const { urn, type, name, id, providerUrn } = target;
   if (!isNative(type)) return `${type} cannot be imported: only native resources can (secops:index:*)`;
   if (ctx.state.resources.some((r) => r.urn === urn)) return `${urn} is already in the state`;
+  const holder = holderOf(ctx.state, type, id, urn);
+  if (holder) return heldMessage(urn, id, holder); // before the Read: nothing is sent
   const read = await (await ctx.provider({ type, provider: providerUrn })).read(id, urn, {}, {});
   if (!read.id) return `import: no ${type} with id ${id} exists`;
   upsert(ctx.state, {

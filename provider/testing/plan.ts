@@ -5,6 +5,7 @@
 import type { DiffAnswer, ProviderProcess } from "./host";
 import type { DeclaredResource } from "./program";
 import type { ProviderRef } from "./providers";
+import { refuseHeldImports } from "./conflicts";
 import { pool } from "./pool";
 import { errorText, type State, type StateResource } from "./state";
 
@@ -34,6 +35,7 @@ const fmt = (v: unknown) => JSON.stringify(v);
 /**
  * Plans every declared resource, then deletes for resources no longer declared. The Checks and Diffs
  * of different resources are independent: up to `parallel` run at once (the plan keeps the order).
+ * A program that imports an object another resource holds is refused whole, before any request.
  */
 export async function planSteps(
   resolve: Resolve,
@@ -41,6 +43,7 @@ export async function planSteps(
   state: State,
   parallel = 16,
 ): Promise<Planned[]> {
+  refuseHeldImports(declared, state);
   const byUrn = new Map(state.resources.map((r) => [r.urn, r]));
   const wanted = new Set(declared.map((d) => d.urn));
   const olds = declared.map((d) => {

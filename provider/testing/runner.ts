@@ -12,7 +12,8 @@ import { Journal } from "./journal";
 import { StepFailedError, type Command } from "./failure";
 export { StepFailedError, stepsOf, type Command } from "./failure";
 import { errorText, readState, settleLeftovers, writeState, type State, type StateResource } from "./state";
-import { heldMessage, holderOf, refuseDuplicateUrns, refuseHeldImports } from "./conflicts";
+import { withoutRpcFraming } from "./state";
+import { refuseDuplicateUrns } from "./conflicts";
 
 export type { PendingCreate, State, StateResource } from "./state";
 export type { Op, Step } from "./plan";
@@ -64,10 +65,9 @@ export class LifecycleRunner {
       const plan = await this.plan();
       const fail = (s: Step) => (err: unknown) => Object.assign(s, { ok: false, error: errorText(err) });
       for (const p of plan)
-        if (p.op === "create" && isNative(p.declared.type)) {
-          const { urn } = p.declared;
-          await (await this.provider(p.declared)).create(urn, p.inputs, true).catch(fail(p.step));
-        } else if (p.op === "delete") await this.provider(refOf(p.old)).catch(fail(p.step));
+        if (p.op === "create" && isNative(p.declared.type))
+          await (await this.provider(p.declared)).create(p.declared.urn, p.inputs, true).catch(fail(p.step));
+        else if (p.op === "delete") await this.provider(refOf(p.old)).catch(fail(p.step));
       return plan.map((p) => p.step);
     });
   }
@@ -88,8 +88,6 @@ export class LifecycleRunner {
     const step: Step = { op: "import", urn, type, name, changes: [], ok: true };
     const providerUrn = provider === undefined ? undefined : this.urn(NATIVE_PROVIDER_TYPE, provider);
     const state = this.state();
-    const holder = holderOf(state, type, id, urn);
-    if (holder) return { ...step, ok: false, error: heldMessage(urn, id, holder) };
     try {
       const error = await importById(this.applyContext(state), { urn, type, name, id, providerUrn });
       if (error) return { ...step, ok: false, error };
@@ -237,8 +235,7 @@ export class LifecycleRunner {
     try {
       steps = await body();
     } catch (err) {
-      // A provider's gRPC error that no resource's step took: its text, never gRPC's framing.
-      throw isRpcError(err) ? new Error(errorText(err)) : err;
+      throw withoutRpcFraming(err); // a provider's error no resource's step took
     } finally {
       ended();
       await this.close();
@@ -262,12 +259,9 @@ export class LifecycleRunner {
     return this.providers;
   }
 
-  /** Plans the step; refuses it whole, before any request, when it would import a held object. */
   private async plan(): Promise<Planned[]> {
     const declared = await this.declared();
-    const state = this.state();
-    refuseHeldImports(declared, state);
-    return planSteps((ref) => this.provider(ref), declared, state, this.options.parallel);
+    return planSteps((ref) => this.provider(ref), declared, this.state(), this.options.parallel);
   }
 
   /** Evaluates the program afresh for this step (see {@link evaluateStack}). */
@@ -279,8 +273,7 @@ export class LifecycleRunner {
       // Native invokes go to the plugin of their provider, as the engine sends them (once a step).
       invoke: (token, args, provider, seen) => this.providerSet().invoke(token, args, provider, seen),
     });
-    // As the engine: a URN declared twice fails the program, before any resource is worked on.
-    refuseDuplicateUrns(evaluated.declared);
+    refuseDuplicateUrns(evaluated.declared); // as the engine: before any resource is worked on
     this.lastOutputs = evaluated.outputs;
     this.providerSet().remember(evaluated.declared);
     return evaluated.declared.filter((d) => !d.type.startsWith("pulumi:providers:"));
@@ -308,10 +301,4 @@ export class LifecycleRunner {
     writeState(this.options.statePath, state);
     this.journal.reset();
   }
-}
-
-/** A gRPC status error (grpc-js `ServiceError`): a numeric code and the status details. */
-function isRpcError(err: unknown): boolean {
-  const e = err as { code?: unknown; details?: unknown };
-  return typeof e?.code === "number" && typeof e.details === "string";
 }

@@ -76,6 +76,13 @@ export function errorText(err: unknown): string {
   return String(e?.details || e?.message || err).replace(/^(Error: )?\d+ [A-Z_]+: /, "");
 }
 
+/** A provider's gRPC status error (grpc-js `ServiceError`) as a plain error with its text alone. */
+export function withoutRpcFraming(err: unknown): unknown {
+  const e = err as { code?: unknown; details?: unknown };
+  const rpc = typeof e?.code === "number" && typeof e.details === "string";
+  return rpc ? new Error(errorText(err), { cause: err }) : err;
+}
+
 /**
  * Settles creates a dead runner left in flight: the provider's delete of a pending id removes what the
  * interrupted create made, if anything, so the create that follows makes exactly one. Settled intents
