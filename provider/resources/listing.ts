@@ -39,7 +39,10 @@ interface Lister<T> {
 
 /** `dc-*` as a regular expression: `*` any run of characters, `?` one, the rest literal. */
 export function globRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[\\s\\S]*").replace(/\?/g, "[\\s\\S]");
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, "[\\s\\S]*")
+    .replace(/\?/g, "[\\s\\S]");
   return new RegExp(`^${body}$`);
 }
 
@@ -137,7 +140,10 @@ function decodeCursor(token: string): Cursor {
   } catch {
     /* refused below */
   }
-  throw new SecOpsInputError("continuation_token", "is not a token this provider gave; start the listing again");
+  throw new SecOpsInputError(
+    "continuation_token",
+    "is not a token this provider gave; start the listing again",
+  );
 }
 
 /** Refuses what the query cannot mean, naming the key (before anything is sent). */
@@ -180,40 +186,43 @@ export function checkListRequest(req: ListPageRequest): void {
   if (req.continuation) decodeCursor(req.continuation);
 }
 
+/** One object found, with what the API says of it. */
+export interface ListedObject<T> extends Listed {
+  item: T;
+}
+
+/**
+ * Every object of `token` in the client's team that matches `query`, named, in id order: the listing
+ * behind each page of `List`, and what `secops drift` and `secops hva export` compare and adopt.
+ */
+export async function listObjects<T extends { id: string }>(
+  client: SecOpsClient,
+  token: string,
+  query: Record<string, unknown> = {},
+): Promise<Array<ListedObject<T>>> {
+  checkListRequest({ token, query, limit: 0, pageSize: 0, continuation: "" });
+  const lister = LISTERS[token] as unknown as Lister<T>;
+  const given = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null));
+  return lister
+    .named(await lister.fetch(client))
+    .filter(({ item }) => lister.matches(item, given))
+    .map(({ name, item }) => ({ id: item.id, name, item }));
+}
+
 /** One page of a listing (see {@link ListPageRequest}); the request is checked first. */
 export async function listPage(client: SecOpsClient, req: ListPageRequest): Promise<ListPage> {
   checkListRequest(req);
-  const lister = LISTERS[req.token] as Lister<{ id: string }>;
   const cursor = req.continuation ? decodeCursor(req.continuation) : undefined;
   const left = remaining(req.limit, cursor);
   const size = Math.min(req.pageSize > 0 ? req.pageSize : DEFAULT_PAGE_SIZE, left);
-  const query = Object.fromEntries(Object.entries(req.query).filter(([, v]) => v !== undefined && v !== null));
-  const all = lister
-    .named(await lister.fetch(client))
-    .filter(({ item }) => lister.matches(item, query) && (!cursor || item.id > cursor.after));
+  const all = (await listObjects(client, req.token, req.query)).filter((o) => !cursor || o.id > cursor.after);
   const page = all.slice(0, size);
-  const results = page.map(({ name, item }) => ({ id: item.id, name }));
+  const results = page.map(({ id, name }) => ({ id, name }));
   const returned = (cursor?.returned ?? 0) + results.length;
   const more = all.length > page.length && left > results.length && results.length > 0;
   const limit = cursor?.limit ?? req.limit;
   return {
     results,
-    continuation: more ? encodeCursor({ after: page[page.length - 1].item.id, limit, returned }) : "",
+    continuation: more ? encodeCursor({ after: page[page.length - 1].id, limit, returned }) : "",
   };
-}
-
-/** Every page of a listing (the CLI's way to it): all results, in id order. */
-export async function listAll(
-  client: SecOpsClient,
-  token: string,
-  query: Record<string, unknown> = {},
-): Promise<Listed[]> {
-  const out: Listed[] = [];
-  let continuation = "";
-  do {
-    const page = await listPage(client, { token, query, limit: 0, pageSize: 0, continuation });
-    out.push(...page.results);
-    continuation = page.continuation;
-  } while (continuation);
-  return out;
 }

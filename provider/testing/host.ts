@@ -42,6 +42,22 @@ function message<T>(Type: new () => T, fields: Fields): T {
   return m as unknown as T;
 }
 
+/** What one List call asks for besides the type and query (see `ListRequest`). */
+export interface ListPageOptions {
+  limit?: number;
+  pageSize?: number;
+  continuation?: string;
+}
+
+/** What one List call answered. */
+export interface ListAnswer {
+  results: Array<{ id: string; name: string }>;
+  /** The next page's token; empty when there is none. */
+  continuation: string;
+  /** True when the provider could not list because the query holds unknown values. */
+  computed: boolean;
+}
+
 /** The Diff answer the runner uses. */
 export interface DiffAnswer {
   changes: boolean;
@@ -204,6 +220,31 @@ export class ProviderProcess {
       message(this.pb.InvokeRequest, { tok, args }),
     );
     return { result: fromStruct(res.getReturn()), failures: failures(res) };
+  }
+
+  /**
+   * One List call (server streaming), as the engine makes it: the results the provider streams, and
+   * the token of the next page (empty when none), or `computed` when the query holds unknown values.
+   */
+  async list(token: string, query: Bag = {}, page: ListPageOptions = {}): Promise<ListAnswer> {
+    const req = new this.pb.ListRequest()
+      .setToken(token)
+      .setQuery(toStruct(query))
+      .setLimit(page.limit ?? 0)
+      .setPageSize(page.pageSize ?? 0)
+      .setContinuationToken(page.continuation ?? "");
+    const answer: ListAnswer = { results: [], continuation: "", computed: false };
+    return new Promise((resolve, reject) => {
+      const stream = this.client.list(req);
+      stream.on("data", (res: providerPb.ListResponse) => {
+        const result = res.getResult();
+        if (result) answer.results.push({ id: result.getId(), name: result.getName() });
+        if (res.hasContinuation()) answer.continuation = res.getContinuation()!.getContinuationToken();
+        if (res.hasComputed()) answer.computed = true;
+      });
+      stream.on("error", reject);
+      stream.on("end", () => resolve(answer));
+    });
   }
 
   async cancel(): Promise<void> {

@@ -8,13 +8,22 @@ export {
   StepFailedError,
   stepsOf,
   type Command,
+  type Listed,
   type Op,
   type RunnerOptions,
   type State,
   type StateResource,
   type Step,
 } from "./runner";
-export { InitFailedError, ProviderProcess, secret, type CheckFailure, type DiffAnswer } from "./host";
+export {
+  InitFailedError,
+  ProviderProcess,
+  secret,
+  type CheckFailure,
+  type DiffAnswer,
+  type ListAnswer,
+  type ListPageOptions,
+} from "./host";
 export { DynamicProviderHost, NativePluginProcess } from "./processes";
 export {
   declaredResources,

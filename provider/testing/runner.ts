@@ -25,6 +25,12 @@ import { evaluateStack, projectName, urnOf, type DeclaredResource } from "./prog
 import type { RunnerOptions } from "./options";
 import { isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from "./providers";
 
+/** One object a provider listed: an id its import takes, and a resource name. */
+export interface Listed {
+  id: string;
+  name: string;
+}
+
 /** Runs a program's lifecycle through the real host. Call {@link close} when done. */
 export class LifecycleRunner {
   private providers?: ProviderSet;
@@ -95,6 +101,34 @@ export class LifecycleRunner {
       return step;
     } catch (err) {
       return { ...step, ok: false, error: errorText(err) };
+    }
+  }
+
+  /**
+   * Lists what exists of a native resource type in a provider's team, as `pulumi do <type> list --all`
+   * does: the provider's List, page after page. Each id can be given to {@link import} as is.
+   * `provider` names an explicit provider the program declares (default: the default provider).
+   */
+  async list(type: string, query: Record<string, unknown> = {}, provider?: string): Promise<Listed[]> {
+    try {
+      const ref = {
+        type,
+        provider: provider === undefined ? undefined : this.urn(NATIVE_PROVIDER_TYPE, provider),
+      };
+      const plugin = await this.provider(ref);
+      const out: Listed[] = [];
+      let continuation = "";
+      do {
+        const page = await plugin.list(type, query, { continuation });
+        if (page.computed) throw new Error(`the query of ${type} holds values not known yet`);
+        out.push(...page.results);
+        continuation = page.continuation;
+      } while (continuation);
+      return out;
+    } catch (err) {
+      throw withoutRpcFraming(err);
+    } finally {
+      await this.close();
     }
   }
 

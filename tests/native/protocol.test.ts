@@ -7,7 +7,11 @@
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { SecOpsClient } from "pulumi-secops/client";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as native from "pulumi-secops/native";
+import { LifecycleRunner, NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
 import { proto, toStruct } from "../../provider/native/plugin/proto";
 import { built } from "../helpers/spawn";
 
@@ -83,7 +87,8 @@ function list(raw: Raw, token: string, args: ListArgs = {}): Promise<ListAnswer>
   return new Promise((resolve, reject) => {
     const stream = raw.list(req);
     stream.on("data", (res: providerPb.ListResponse) => {
-      if (res.hasResult()) out.results.push({ id: res.getResult()!.getId(), name: res.getResult()!.getName() });
+      if (res.hasResult())
+        out.results.push({ id: res.getResult()!.getId(), name: res.getResult()!.getName() });
       if (res.hasContinuation()) out.continuation = res.getContinuation()!.getContinuationToken();
       if (res.hasComputed()) out.computed = true;
     });
@@ -261,6 +266,41 @@ describe("List", () => {
   });
 });
 
+describe("the runner's list, as `pulumi do <type> list --all`", () => {
+  test("lists by the plugin's List; each result imported by id; the program then shows no change", async () => {
+    const team = api(sim.apiKeys.client1Admin);
+    for (const search of ["adopt-a", "adopt-b", "adopt-c"])
+      await team.createHvaRule({ field: "name", search });
+    const dir = mkdtempSync(join(tmpdir(), "secops-list-"));
+    const live = new Map((await team.listHvaRules()).map((r) => [r.id, r]));
+    let listed: Array<{ id: string; name: string }> = [];
+    const program = () => {
+      for (const { id, name } of listed) {
+        const r = live.get(id)!;
+        new native.HvaAutomationRule(name, { field: r.searchField!, search: r.search!, enabled: r.enabled! });
+      }
+    };
+    const config = { "secops:apiKey": sim.apiKeys.client1Admin, "secops:baseUrl": sim.url };
+    const runner = new LifecycleRunner({ program, programDir: dir, statePath: join(dir, "s.json"), config });
+    try {
+      listed = await runner.list(HVA, { search: "adopt-*" });
+      expect(listed.map((l) => l.name).sort()).toEqual(["adopt-a", "adopt-b", "adopt-c"]);
+      await sim.control.resetStats();
+      for (const { id, name } of listed)
+        expect(await runner.import(HVA, name, id)).toMatchObject({ ok: true });
+      const preview = await runner.preview();
+      expect(preview.map((s) => s.op)).toEqual(["same", "same", "same"]);
+      expect((await sim.control.stats()).writes).toBe(0);
+      await expect(runner.list(HVA, { serch: "x" })).rejects.toThrow(
+        `serch: is not a query key of ${HVA}; did you mean search?`,
+      );
+    } finally {
+      await runner.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("transport", () => {
   test("a method the plugin does not implement is UNIMPLEMENTED (the engine falls back on that code)", async () => {
     const { p } = await plugin(sim.apiKeys.client1Admin);
@@ -281,7 +321,8 @@ describe("transport", () => {
 });
 
 test("schema.json declares listInputs for each listable resource: the listing's query keys", () => {
-  const { LISTABLE, listQueryKeys } = require("../../provider/resources/listing") as typeof import("../../provider/resources/listing");
+  const { LISTABLE, listQueryKeys } =
+    require("../../provider/resources/listing") as typeof import("../../provider/resources/listing");
   const schema = JSON.parse(require("node:fs").readFileSync(require.resolve("../../schema.json"), "utf8"));
   expect(LISTABLE).toEqual([HVA, USERS]);
   for (const token of LISTABLE) {
