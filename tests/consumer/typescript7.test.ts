@@ -5,7 +5,16 @@
  * types), evaluating it afresh for each command.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { linkPackage } from "pulumi-secops/testing";
@@ -27,12 +36,22 @@ function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv =
   });
 }
 
-/** The README's tsconfig, as written there (the first json block after "TypeScript 7"). */
+/**
+ * The documented tsconfig, as written (the first json block after "TypeScript 7 (the native compiler"),
+ * in README.md or, once moved, in a page of docs/.
+ */
 function readmeTsconfig(): object {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const from = readme.indexOf("TypeScript 7 (the native compiler");
-  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(from));
-  return JSON.parse(block![1]);
+  const MARK = "TypeScript 7 (the native compiler";
+  const docs = existsSync(join(ROOT, "docs"))
+    ? readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"))
+    : [];
+  for (const file of [join(ROOT, "README.md"), ...docs.map((f) => join(ROOT, "docs", f))]) {
+    const text = readFileSync(file, "utf8");
+    const from = text.indexOf(MARK);
+    const block = from < 0 ? null : /```json\n([\s\S]*?)\n```/.exec(text.slice(from));
+    if (block) return JSON.parse(block[1]);
+  }
+  throw new Error(`no json block after "${MARK}" in README.md or docs/*.md`);
 }
 
 let work: string;
@@ -52,6 +71,8 @@ beforeAll(async () => {
     mkdirSync(join(work, "node_modules", dirname(dep)), { recursive: true });
     symlinkSync(join(ROOT, "node_modules", dep), join(work, "node_modules", dep), "dir");
   }
+  // Both tests' programs are checked with the documented tsconfig (the runner type-checks with it too).
+  writeFileSync(join(work, "tsconfig.json"), JSON.stringify(readmeTsconfig()));
   sim = await createSimulator({ seed: 71 });
 });
 afterAll(async () => {
@@ -60,8 +81,8 @@ afterAll(async () => {
 });
 
 test("a program using every public export compiles with the README's tsconfig under TypeScript 7 and 5.x", async () => {
-  writeFileSync(join(work, "index.ts"), readFileSync(join(ROOT, "tests", "consumer", "program", "index.ts")));
-  writeFileSync(join(work, "tsconfig.json"), JSON.stringify(readmeTsconfig()));
+  const program = readFileSync(join(ROOT, "tests", "consumer", "program", "index.ts"));
+  writeFileSync(join(work, "index.ts"), program);
   const ts7 = join(work, "node_modules", "typescript", "bin", "tsc");
   const ts5 = join(ROOT, "node_modules", "typescript", "bin", "tsc");
   expect((await exec(process.execPath, [ts7, "--version"], work)).stdout.trim()).toBe(`Version ${TS7}`);
@@ -78,12 +99,16 @@ test("a program using every public export compiles with the README's tsconfig un
   const bad = await exec(process.execPath, [ts7, "-p", work, "--noEmit"], work);
   expect(bad.code).not.toBe(0);
   expect(bad.stdout).toContain("index.ts(2,37): error TS2322");
-  // The tsconfig `pulumi new typescript` writes is what TypeScript 7 rejects, and why the README gives another.
+  writeFileSync(join(work, "index.ts"), program); // put back: the folder is the next test's too
+  // The tsconfig `pulumi new typescript` writes is what TypeScript 7 rejects, and why the README gives
+  // another. In a file of its own: tsconfig.json stays the one the runner checks the next program with.
+  const pulumiNew = join(work, "tsconfig.pulumi-new.json");
   writeFileSync(
-    join(work, "tsconfig.json"),
+    pulumiNew,
     JSON.stringify({ compilerOptions: { moduleResolution: "node" }, files: ["index.ts"] }),
   );
-  expect((await exec(process.execPath, [ts7, "-p", work, "--noEmit"], work)).stdout).toContain("TS5108");
+  expect((await exec(process.execPath, [ts7, "-p", pulumiNew, "--noEmit"], work)).stdout).toContain("TS5108");
+  rmSync(pulumiNew);
 });
 
 test("the runner runs a .ts program whose own TypeScript is 7, afresh for each command", async () => {
