@@ -67,13 +67,30 @@ test.each([
   expect(await ruleCount(`f-${kind}`)).toBe(1);
 });
 
-test("latency delays, then processes normally", async () => {
+test("latency holds the request until its timer fires, then processes it normally", async () => {
   await sim.control.setFaults([{ kind: "latency", latencyMs: 300, times: 1 }]);
-  const t0 = Date.now();
-  const res = await put("f-latency");
-  expect(res.statusCode).toBe(201);
-  await res.body.dump();
-  expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+  await sim.control.resetStats();
+  // The simulator runs in this process: its latency timer is jest's, moved by hand. Sockets stay real.
+  jest.useFakeTimers({
+    doNotFake: ["nextTick", "setImmediate", "queueMicrotask", "hrtime", "performance", "Date"],
+  });
+  try {
+    let answered = false;
+    const res = put("f-latency").finally(() => (answered = true));
+    const key = `PUT ${RULES}`;
+    for (let i = 0; i < 1000 && !(await sim.control.stats()).requests[key]; i++)
+      await new Promise((d) => setImmediate(d));
+    expect((await sim.control.stats()).requests[key]).toBe(1); // arrived, and held:
+    jest.advanceTimersByTime(299);
+    expect({ answered, rules: await ruleCount("f-latency") }).toEqual({ answered: false, rules: 0 });
+    jest.advanceTimersByTime(1);
+    const done = await res;
+    expect(done.statusCode).toBe(201);
+    await done.body.dump();
+    expect(await ruleCount("f-latency")).toBe(1);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test("rates are honoured and counted; stats see requests, writes and sockets", async () => {
