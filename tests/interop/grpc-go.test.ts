@@ -2,7 +2,8 @@
  * The engine's own gRPC library drives the plugin (issue 33 item 5): a Go driver (./driver/) built with
  * Debian's grpc-go and protobuf packages in GOPATH mode, from Pulumi's protocol files (./proto/),
  * starts `bin/pulumi-resource-secops` as the engine does and runs the engine's sequences and transport
- * cases against the simulator. It runs once in `beforeAll`; each scenario it reports is one test here.
+ * cases against the simulator, then Handshake and List (issue 34). It runs once in `beforeAll`; each
+ * scenario it reports is one test here.
  * grpc-go 1.33 (Debian 12) is older than the engine's own; see ./README.md.
  */
 import { execFile } from "node:child_process";
@@ -27,6 +28,18 @@ const SCENARIOS: Record<string, string> = {
   "cancel-mid-flight": "calls cancelled mid-flight are CANCELED; the plugin answers after",
   "close-and-reconnect": "the connection closed with calls in flight, then a new connection works",
   unimplemented: "unknown methods and services are UNIMPLEMENTED; the connection stays usable",
+  handshake:
+    "Handshake as the engine sends it answers the flags Configure answers (supportsPreview); then Create(preview) " +
+    "writes nothing, Create, Update(preview) changes nothing, Delete",
+  "list-pages":
+    "List of 5 rules, page_size 2: three calls following the continuation, each id once in id order",
+  "list-limit":
+    "limit 3 gives 3 results, sent on every page or shrinking (pulumi do ... list --count 3); -1 refused",
+  "list-filters": "the query filters on enabled, field and search (a glob with * and ?)",
+  "list-computed": "a query holding an unknown value answers a single Computed and asks the API nothing",
+  "list-refusals":
+    "an unknown query key is refused by name (nothing sent); a 401 key and a 403 role fail the List",
+  "list-users": "List of DirectoryUserSettings pages through the team's directory users, ids the API reads",
 };
 
 interface Outcome {

@@ -45,6 +45,18 @@ func (h *harness) configured(ctx context.Context, key string, preview bool, flag
 	if err != nil {
 		return nil, err
 	}
+	res, err := h.configure(ctx, p, key, preview)
+	if err != nil {
+		return nil, err
+	}
+	if !res.GetAcceptSecrets() || !res.GetSupportsPreview() {
+		return nil, failf("Configure answered acceptSecrets=%v supportsPreview=%v", res.GetAcceptSecrets(), res.GetSupportsPreview())
+	}
+	return p, nil
+}
+
+// configure is the provider sequence of `configured` on a started plugin; it returns Configure's answer.
+func (h *harness) configure(ctx context.Context, p *plugin, key string, preview bool) (*pulumirpc.ConfigureResponse, error) {
 	info, err := p.rp.GetPluginInfo(ctx, &emptypb.Empty{})
 	if err != nil {
 		return nil, failf("GetPluginInfo: %v", err)
@@ -94,10 +106,7 @@ func (h *harness) configured(ctx context.Context, key string, preview bool, flag
 	if err != nil {
 		return nil, failf("Configure: %v", err)
 	}
-	if !res.GetAcceptSecrets() || !res.GetSupportsPreview() {
-		return nil, failf("Configure answered acceptSecrets=%v supportsPreview=%v", res.GetAcceptSecrets(), res.GetSupportsPreview())
-	}
-	return p, nil
+	return res, nil
 }
 
 func check(ctx context.Context, p *plugin, urn, typ string, olds, news bag) (bag, error) {

@@ -126,6 +126,12 @@ type plugin struct {
 	rp     pulumirpc.ResourceProviderClient
 	stderr *lockedBuffer
 	exited chan struct{}
+
+	// hello is the Handshake the engine sends as its first call (its readiness probe); handshake and
+	// handshakeErr are what the plugin answered to it on the last dial.
+	hello        *pulumirpc.ProviderHandshakeRequest
+	handshake    *pulumirpc.ProviderHandshakeResponse
+	handshakeErr error
 }
 
 type lockedBuffer struct {
@@ -167,7 +173,14 @@ func (h *harness) startPlugin(ctx context.Context, flags ...string) (*plugin, er
 	cmd.Dir = h.root
 	cmd.Env = pluginEnv()
 	cmd.SysProcAttr = orphanless()
-	p := &plugin{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
+	dir := filepath.Join(h.root, "bin")
+	p := &plugin{cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{}),
+		// As provider_plugin.go's NewProvider sends it to a plugin it started: the engine's address, the
+		// plugin's directory as root and program directory, and the protocol flags this engine supports.
+		hello: &pulumirpc.ProviderHandshakeRequest{
+			EngineAddress: h.engine.addr, RootDirectory: &dir, ProgramDirectory: &dir,
+			ConfigureWithUrn: true, InvokeWithPreview: true,
+		}}
 	cmd.Stderr = p.stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -207,21 +220,26 @@ func (h *harness) startPlugin(ctx context.Context, flags ...string) (*plugin, er
 // dial connects as the engine's dialPlugin does: insecure, the engine's message limits, then wait until
 // the connection is Ready and a first call (the engine's Handshake) answers anything but UNAVAILABLE.
 func (p *plugin) dial(ctx context.Context) error {
-	conn, err := dialPlugin(ctx, p.port)
+	conn, res, err := dialPlugin(ctx, p.port, p.hello)
 	if err != nil {
 		return err
 	}
 	p.conn = conn
 	p.rp = pulumirpc.NewResourceProviderClient(conn)
+	p.handshake, p.handshakeErr = res, nil
+	if res == nil {
+		p.handshakeErr = status.Error(codes.Unimplemented, "Handshake is not implemented")
+	}
 	return nil
 }
 
-func dialPlugin(ctx context.Context, port int) (*grpc.ClientConn, error) {
+// dialPlugin returns the connection and the plugin's answer to Handshake (nil when UNIMPLEMENTED).
+func dialPlugin(ctx context.Context, port int, hello *pulumirpc.ProviderHandshakeRequest) (*grpc.ClientConn, *pulumirpc.ProviderHandshakeResponse, error) {
 	conn, err := grpc.DialContext(ctx, "127.0.0.1:"+strconv.Itoa(port),
 		grpc.WithInsecure(),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxRPCMessageSize), grpc.MaxCallSendMsgSize(maxRPCMessageSize)))
 	if err != nil {
-		return nil, fmt.Errorf("could not dial the plugin: %w", err)
+		return nil, nil, fmt.Errorf("could not dial the plugin: %w", err)
 	}
 	timeout, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -230,20 +248,20 @@ func dialPlugin(ctx context.Context, port int) (*grpc.ClientConn, error) {
 		s := conn.GetState()
 		if s == connectivity.Ready {
 			for {
-				_, err := rp.Handshake(timeout, &pulumirpc.ProviderHandshakeRequest{ConfigureWithUrn: true})
+				res, err := rp.Handshake(timeout, hello)
 				if err == nil || status.Code(err) == codes.Unimplemented {
-					return conn, nil // a plugin without Handshake: the engine goes on the old way
+					return conn, res, nil // UNIMPLEMENTED: a plugin without Handshake, the engine goes on the old way
 				}
 				if status.Code(err) != codes.Unavailable {
 					conn.Close()
-					return nil, fmt.Errorf("the plugin did not come alive: %w", err)
+					return nil, nil, fmt.Errorf("the plugin did not come alive: %w", err)
 				}
 				time.Sleep(10 * time.Millisecond)
 			}
 		}
 		if !conn.WaitForStateChange(timeout, s) {
 			conn.Close()
-			return nil, errors.New("the plugin did not begin responding to RPC connections")
+			return nil, nil, errors.New("the plugin did not begin responding to RPC connections")
 		}
 	}
 }
@@ -478,4 +496,58 @@ func (s *simulator) patchRule(id string, change bag) error {
 		err = fmt.Errorf("PATCH /__sim/hva/%s answered %d", id, code)
 	}
 	return err
+}
+
+// allRequests is how many requests the simulator has received, on every route of its API.
+func (s *simulator) allRequests() (int, error) {
+	var st struct {
+		Requests map[string]int `json:"requests"`
+	}
+	code, err := s.call("GET", "/__sim/stats", "", nil, &st)
+	if err == nil && code != 200 {
+		err = fmt.Errorf("GET /__sim/stats answered %d", code)
+	}
+	n := 0
+	for _, c := range st.Requests {
+		n += c
+	}
+	return n, err
+}
+
+// createRule makes a rule through the API (PUT /endpoint/hva/automation) with the team's key.
+func (s *simulator) createRule(key, field, search string) (hvaRule, error) {
+	var r hvaRule
+	code, err := s.call("PUT", "/endpoint/hva/automation", key, bag{"field": field, "search": search}, &r)
+	if err == nil && code != 201 {
+		err = fmt.Errorf("PUT /endpoint/hva/automation %q answered %d", search, code)
+	}
+	return r, err
+}
+
+// enableRule sets a rule's enabled flag through the API (PATCH /endpoint/hva/automation/{id}).
+func (s *simulator) enableRule(key, id string, enabled bool) error {
+	code, err := s.call("PATCH", "/endpoint/hva/automation/"+id, key, bag{"enabled": enabled}, nil)
+	if err == nil && code != 200 {
+		err = fmt.Errorf("PATCH /endpoint/hva/automation/%s answered %d", id, code)
+	}
+	return err
+}
+
+// deleteRule deletes a rule through the API (DELETE /endpoint/hva/automation/{id}).
+func (s *simulator) deleteRule(key, id string) error {
+	code, err := s.call("DELETE", "/endpoint/hva/automation/"+id, key, nil, nil)
+	if err == nil && code != 204 && code != 404 {
+		err = fmt.Errorf("DELETE /endpoint/hva/automation/%s answered %d", id, code)
+	}
+	return err
+}
+
+// users lists the team's directory users through the API (GET /v1/directory) with the team's key.
+func (s *simulator) users(key string) ([]bag, error) {
+	var users []bag
+	code, err := s.call("GET", "/v1/directory", key, nil, &users)
+	if err == nil && code != 200 {
+		err = fmt.Errorf("GET /v1/directory answered %d", code)
+	}
+	return users, err
 }

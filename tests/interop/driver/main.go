@@ -138,7 +138,7 @@ func main() {
 }
 
 func scenarios() []scenario {
-	return append(deploymentScenarios(), transportScenarios()...)
+	return append(append(deploymentScenarios(), transportScenarios()...), protocolScenarios()...)
 }
 
 func firstLine(s string) string {

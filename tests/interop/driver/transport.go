@@ -28,7 +28,7 @@ func transportScenarios() []scenario {
 		{"deadline-mid-call", "a deadline expiring mid-call (API delayed) is DEADLINE_EXCEEDED; the plugin answers during and after", deadline},
 		{"cancel-mid-flight", "calls cancelled mid-flight (context cancel) are CANCELED; the plugin answers during and after", cancelled},
 		{"close-and-reconnect", "the connection closed with calls in flight, then a new connection to the same plugin works, still configured", reconnect},
-		{"unimplemented", "unknown methods and services, Construct and Handshake are UNIMPLEMENTED; the connection stays usable", unimplemented},
+		{"unimplemented", "unknown methods and services and Construct are UNIMPLEMENTED, an empty Handshake answers or is UNIMPLEMENTED; the connection stays usable", unimplemented},
 	}
 }
 
