@@ -1,4 +1,5 @@
 /** Runs a Pulumi program under `pulumi.runtime.setMocks` and records what reached the engine. */
+import { runInNewContext } from "node:vm";
 import * as pulumi from "@pulumi/pulumi";
 
 export interface Registered {
@@ -7,14 +8,20 @@ export interface Registered {
   inputs: Record<string, unknown>;
 }
 
-/** Installs mocks that record every resource; returns the record. */
-export async function installMocks(config: Record<string, string> = {}): Promise<Registered[]> {
+/**
+ * Installs mocks that record every resource; returns the record. `state` is what the engine answers
+ * for a resource (default: its inputs); outputs only the API sets (a rule's `teamId`) go there.
+ */
+export async function installMocks(
+  config: Record<string, string> = {},
+  state: (inputs: Record<string, unknown>) => Record<string, unknown> = (inputs) => inputs,
+): Promise<Registered[]> {
   const seen: Registered[] = [];
   await pulumi.runtime.setMocks(
     {
       newResource: (args) => {
         seen.push({ type: args.type, name: args.name, inputs: args.inputs });
-        return { id: `${args.name}-id`, state: args.inputs };
+        return { id: `${args.name}-id`, state: state(args.inputs) };
       },
       call: (args) => args.inputs,
     },
@@ -29,4 +36,24 @@ export async function installMocks(config: Record<string, string> = {}): Promise
 /** Resolves an Output's value under mocks. */
 export function valueOf<T>(o: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => o.apply((v) => resolve(v)));
+}
+
+/**
+ * Evaluates a serialized dynamic provider (the `__provider` input) as the dynamic-provider host does,
+ * in a fresh context whose `require` records each name asked for and answers `implementation`.
+ */
+export function loadSerializedProvider(
+  text: string,
+  implementation: unknown,
+): { provider: pulumi.dynamic.ResourceProvider; required: string[] } {
+  const required: string[] = [];
+  const sandbox = {
+    exports: {} as { handler?: () => pulumi.dynamic.ResourceProvider },
+    require: (name: string) => {
+      required.push(name);
+      return implementation;
+    },
+  };
+  runInNewContext(text, sandbox);
+  return { provider: sandbox.exports.handler!(), required };
 }
