@@ -1,5 +1,7 @@
 /** The `secops` CLI end to end: spawned from dist/, exit codes and output. */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
@@ -104,40 +106,97 @@ test("cases indicators: a table by default, JSON on request, every page", async 
   });
 });
 
-test("cases export: a large export to a file keeps memory flat", async () => {
-  // Peak RSS of a small (0.4 MB) and a large (~257 MB) export. Buffering would raise the peak by at least
-  // the size difference; streaming leaves only garbage the GC has not collected yet. How much garbage V8
-  // lets pile up (external Buffer memory before a collection) differs between Node versions and machine
-  // load by tens of MB (up to ~80 MB seen on Node 24 under load), so the difference in size must dwarf
-  // it: growth is measured relative to ~257 MB, not 30 MB.
-  const exportOf = async (csvRows: number, file: string) => {
-    const s = await createSimulator({ seed: 43, csvRows });
-    try {
-      const out = join(dir, file);
-      const r = await run(
-        CLI,
-        ["cases", "export", "--out", out],
-        { SECOPS_BASE_URL: s.url, SECOPS_API_KEY: s.apiKeys.admin },
-        true,
-      );
-      expect(r.code).toBe(0);
-      expect(r.stderr).toBe(`wrote ${statSync(out).size} bytes to ${out}\n`);
-      return { out, size: statSync(out).size, peakRssKiB: r.peakRssKiB };
-    } finally {
-      await s.close();
-    }
+/**
+ * An API stand-in whose CSV export sends `first`, then holds the rest of the answer until `release()`.
+ * What the CLI has written before the release it wrote while the download was still going on.
+ */
+async function heldExport(first: string, rest: string) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    req.resume();
+    res.writeHead(200, { "content-type": "text/csv; charset=utf-8" });
+    res.write(first);
+    void released.then(() => res.end(rest));
+  });
+  await new Promise<void>((d) => server.listen(0, "127.0.0.1", d));
+  return {
+    env: {
+      SECOPS_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      SECOPS_API_KEY: "held-export-key-1",
+    },
+    requests,
+    release,
+    close: () =>
+      new Promise<void>((d) => {
+        server.close(() => d());
+        server.closeAllConnections();
+      }),
   };
-  const a = await exportOf(5_000, "small.csv");
-  const b = await exportOf(3_200_000, "cases.csv");
-  const grown = b.size - a.size;
-  expect(grown).toBeGreaterThan(200 * 1024 * 1024);
-  expect(a.peakRssKiB).toBeGreaterThan(0);
-  const rssGrowth = (b.peakRssKiB - a.peakRssKiB) * 1024;
-  expect(rssGrowth / grown).toBeLessThan(0.5);
-  const head = readFileSync(b.out, "utf8").slice(0, 2000).split("\r\n").slice(0, 3).join("\r\n");
-  expect(parse(head, { columns: true })[0]).toMatchObject({ id: "case-001", sid: "C-1000" });
-  rmSync(b.out);
-}, 180_000);
+}
+
+const csvRows = (from: number, to: number) =>
+  Array.from(
+    { length: to - from },
+    (_, i) => `case-${from + i},C-${1000 + from + i},Case ${from + i}\r\n`,
+  ).join("");
+
+test("cases export --out streams: the first rows are on disk while the API still holds the rest", async () => {
+  // Buffering the answer (what would make memory grow with the export) would keep them off the disk.
+  const first = `id,sid,title\r\n${csvRows(0, 2_000)}`;
+  const rest = csvRows(2_000, 4_000);
+  const api = await heldExport(first, rest);
+  try {
+    const out = join(dir, "held.csv");
+    const partial = `${out}.partial`;
+    const done = run(CLI, ["cases", "export", "--out", out], api.env);
+    const onDisk = () => (existsSync(partial) ? statSync(partial).size : 0);
+    // Waits for the event (the bytes on disk), bounded; nothing is asserted about how long it took.
+    for (let i = 0; i < 1_000 && onDisk() < first.length; i++) await new Promise((r) => setTimeout(r, 10));
+    const before = onDisk();
+    api.release();
+    const r = await done;
+    expect(before).toBe(first.length);
+    expect(api.requests).toEqual(["POST /v1/cases/export/csv"]);
+    const size = first.length + rest.length;
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: `wrote ${size} bytes to ${out}\n` });
+    expect(readFileSync(out, "utf8")).toBe(first + rest);
+    expect(existsSync(partial)).toBe(false);
+  } finally {
+    await api.close();
+  }
+});
+
+test("cases export to standard output streams too: the first rows come out before the answer ends", async () => {
+  const first = `id,sid,title\r\n${csvRows(0, 2_000)}`;
+  const rest = csvRows(2_000, 4_000);
+  const api = await heldExport(first, rest);
+  try {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, [CLI, "cases", "export"], {
+      env: { ...process.env, ...api.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    const closed = new Promise((resolve) => child.on("close", resolve));
+    await new Promise<void>((resolve) =>
+      child.stdout.on("data", (c) => {
+        stdout += c;
+        if (stdout.length >= first.length) resolve();
+      }),
+    );
+    expect(stdout).toBe(first);
+    api.release();
+    expect(await closed).toBe(0);
+    expect({ stdout, stderr }).toEqual({ stdout: first + rest, stderr: "" });
+  } finally {
+    await api.close();
+  }
+});
 
 test("cases export to standard output", async () => {
   const small = await createSimulator({ seed: 42 });
