@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { linkPackage } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { built, ROOT } from "../helpers/spawn";
+import { built, NO_EXPERIMENTAL_WARNING, ROOT } from "../helpers/spawn";
 
 jest.setTimeout(240_000);
 const TS7 = "7.0.2";
@@ -151,13 +151,11 @@ const runner = (prefix) => new LifecycleRunner({ program: __dirname + "/program.
   const before = (await sim.control.state()).rules.length;
   const ts7rules = async () =>
     (await sim.control.state()).rules.filter((r) => String(r.search).startsWith("ts7")).map((r) => r.search);
-  const r = await exec(process.execPath, [join(work, "run.js"), sim.url, sim.apiKeys.admin], work);
-  // Node 22 says once that type stripping is experimental; nothing else may reach stderr.
-  const stderr = r.stderr
-    .split("\n")
-    .filter((l) => l && !/Type Stripping is an experimental feature|--trace-warnings/.test(l))
-    .join("\n");
-  expect({ code: r.code, stderr }).toEqual({ code: 0, stderr: "" });
+  // Without Node's experimental warnings (Node 22's type stripping, Node 26's FFI: see NO_EXPERIMENTAL_WARNING),
+  // nothing may reach stderr.
+  const argv = [NO_EXPERIMENTAL_WARNING, join(work, "run.js"), sim.url, sim.apiKeys.admin];
+  const r = await exec(process.execPath, argv, work);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   const out = JSON.parse(r.stdout);
   expect(out.up1).toEqual([["ts7-rule", "create", true]]);
   // The second command evaluated the program again, with the new config: the search changed.

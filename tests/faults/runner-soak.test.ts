@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
 import { LifecycleRunner, linkPackage, stepsOf } from "pulumi-secops/testing";
-import { ROOT, built } from "../helpers/spawn";
+import { NO_EXPERIMENTAL_WARNING, ROOT, built } from "../helpers/spawn";
 
 const RULES = 300;
 const PREFIX = "rsoak-";
@@ -78,10 +78,14 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
 
 test("300 rules under 20% faults and a kill -9 mid-up converge to exactly the declared rules", async () => {
   // 1. A runner in its own process, killed with SIGKILL once about a third of the rules exist.
-  const child = spawn(process.execPath, [join(dir, "up.js"), JSON.stringify(config())], {
-    cwd: dir,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [NO_EXPERIMENTAL_WARNING, join(dir, "up.js"), JSON.stringify(config())],
+    {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let childErr = "";
   child.stderr.on("data", (c) => (childErr += String(c)));
   expect(await until(async () => (await live()).length >= RULES / 3, 60_000)).toBe(true);

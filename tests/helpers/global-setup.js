@@ -1,12 +1,24 @@
 /**
+ * Runs once in jest's own process, before it starts its workers.
+ *
  * The create-intent journal of every test, and of every plugin, host and runner a test starts, is kept
- * in one temporary folder, never in the user's ~/.pulumi. Set here, in jest's own process, because a
- * test's `process.env` is a copy that the processes it spawns do not inherit.
+ * in one temporary folder, never in the user's ~/.pulumi. Set here because a test's `process.env` is a
+ * copy that the processes it spawns do not inherit.
+ *
+ * The workers start with `--disable-warning=ExperimentalWarning`: on Node 26, Pulumi's closure
+ * serializer (run in the workers by the setMocks and in-process runner tests) requires every built-in
+ * module, `node:ffi` among them, and Node warns that FFI is experimental. jest forks its workers with
+ * this process's `execArgv` (jest-worker's ChildProcessWorker, as `child_process.fork` does by
+ * default), so the flag reaches the workers and nothing else: the processes tests spawn take their
+ * own arguments (tests/helpers/spawn.ts `NO_EXPERIMENTAL_WARNING` for those that run programs).
  */
 const { mkdtempSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 
+const NO_EXPERIMENTAL_WARNING = "--disable-warning=ExperimentalWarning";
+
 module.exports = () => {
   process.env.SECOPS_INTENT_DIR = mkdtempSync(join(tmpdir(), "secops-intents-"));
+  if (!process.execArgv.includes(NO_EXPERIMENTAL_WARNING)) process.execArgv.push(NO_EXPERIMENTAL_WARNING);
 };
