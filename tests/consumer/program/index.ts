@@ -263,6 +263,9 @@ async function offline(): Promise<void> {
   const all: testing.Step[] = await testing.stepsOf(runner.refresh());
   const command: testing.Command = "refresh";
   const failedStep = new testing.StepFailedError(command, all);
+  const listed: testing.Listed[] = await runner.list("secops:index:HvaAutomationRule", { search: "dc-*" });
+  const page: testing.ListPageOptions = { limit: 10, pageSize: 5, continuation: "" };
+  const answer: testing.ListAnswer = await plugin.list("secops:index:HvaAutomationRule", {}, page);
   void [
     control,
     rules,
@@ -279,6 +282,8 @@ async function offline(): Promise<void> {
     diff,
     imported,
     failedStep,
+    listed,
+    answer,
   ];
   await plugin.close();
   await runner.close();
