@@ -60,13 +60,18 @@ afterAll(async () => {
 /** The environment the executable runs in: a PATH with no node on it. */
 const bare = (): NodeJS.ProcessEnv => ({ PATH: noNode, SECOPS_INTENT_DIR: process.env.SECOPS_INTENT_DIR });
 
-test("the README's install commands name this archive and this version", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+test("the install commands of docs/native-provider.md name this archive and this version", () => {
+  // Command lines as a shell reads them: a line ending in a backslash goes on.
+  const readme = readFileSync(join(ROOT, "docs", "native-provider.md"), "utf8").replace(/\\\n\s*/g, "");
   const install = /^\s*pulumi plugin install resource secops (\S+) --file (\S+)$/m.exec(readme);
   expect(install?.[1]).toBe(VERSION);
   expect(join(ROOT, install![2])).toBe(ARCHIVE);
-  // The archive is made by the command the README gives just before.
-  expect(readme.slice(0, install!.index).trimEnd().endsWith("npm run package:plugin")).toBe(true);
+  // The archive is made by the command the page gives just before (its own block: it needs no Pulumi CLI).
+  const above = readme
+    .slice(0, install!.index)
+    .split("\n")
+    .map((l) => l.trim());
+  expect(above.filter((l) => /^(npm|pulumi) /.test(l)).pop()).toBe("npm run package:plugin");
   expect(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts["package:plugin"]).toBe(
     "node scripts/package-plugin.js",
   );

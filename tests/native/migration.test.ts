@@ -15,10 +15,10 @@ built("native/plugin/main.js");
 let sim: Simulator;
 let dir: string;
 
-/** The TypeScript block of the README's "Moving from dynamic to native" section. */
+/** The TypeScript block of the "Moving from dynamic to native" section of docs/native-provider.md. */
 function readmeProgram(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Moving from dynamic to native"));
+  const readme = readFileSync(join(ROOT, "docs", "native-provider.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Moving from dynamic to native"));
   const block = /```ts\n([^]*?)```/.exec(section);
   expect(block).not.toBeNull();
   return block![1];

@@ -1,6 +1,7 @@
 /**
- * Assumptions as data: the README's table, routes.ts and the simulator's assumed routes all agree with
- * the one table in provider/client/assumptions.ts, and strict-spec switches off exactly its routes.
+ * Assumptions as data: the table of docs/assumptions.md, routes.ts and the simulator's assumed routes
+ * all agree with the one table in provider/client/assumptions.ts, and strict-spec switches off exactly
+ * its routes.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,10 +12,10 @@ import { ROOT } from "../helpers/spawn";
 const { ASSUMPTIONS, names, paging, roles, multipart } = assumptions;
 const valuesOf = (id: string) => ASSUMPTIONS.find((a) => a.id === id)!.values as Record<string, unknown>;
 
-test("the README's assumptions table is the data table, row by row", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Assumptions"), readme.indexOf("## Simulator and CLI"));
-  const rows = section
+test("the assumptions table of docs/assumptions.md is the data table, row by row", () => {
+  const page = readFileSync(join(ROOT, "docs", "assumptions.md"), "utf8");
+  // The page's only table is the assumptions table.
+  const rows = page
     .split("\n")
     .filter((l) => l.startsWith("| ") && !l.startsWith("| Assumption") && !l.startsWith("| ---"))
     .map((l) =>
