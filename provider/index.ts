@@ -73,8 +73,12 @@ export {
 } from "./client";
 export { VERSION } from "./version";
 export { CONFIG_KEYS, ENV_VARS, closeSharedClients, resolveSettings, type ConnectionOptions } from "./config";
-export { HvaAutomationRule, type HvaAutomationRuleArgs } from "./dynamic/hva-automation-rule";
-export { DirectoryUserSettings, type DirectoryUserSettingsArgs } from "./dynamic/directory-user-settings";
+export {
+  DirectoryUserSettings,
+  HvaAutomationRule,
+  type DirectoryUserSettingsArgs,
+  type HvaAutomationRuleArgs,
+} from "./dynamic";
 export { USER_FLAGS, type UserFlag } from "./resources/directory-user-settings";
 export { getIdentity, getIdentityOutput } from "./functions/get-identity";
 export {

@@ -20,10 +20,10 @@ import {
   adoptionNames,
   hasExplicitProviders,
   heldRuleIds,
+  listRules,
   providerOfTeam,
   type StateProvider,
 } from "../drift/adopt";
-import { listRules } from "../drift/listing";
 import { DriftInputError, readManaged, type ManagedResource } from "../drift/state";
 import { UsageError, client, example } from "./common";
 

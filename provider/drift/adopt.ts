@@ -4,13 +4,23 @@
  * and the `pulumi import` line for a rule (with `--provider <name>=<urn>` when the state has
  * explicit providers, as `pulumi import` takes it).
  */
+import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
+import { listObjects } from "../resources/listing";
 import { namedRules } from "../resources/hva-names";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
 import type { ManagedResource } from "./state";
 
 /** The type token of a native rule. */
 export const HVA_TOKEN = "secops:index:HvaAutomationRule";
+
+/**
+ * Every live HVA rule the client's key can see (its team's), in id order: the listing that serves the
+ * plugin's `List` RPC (resources/listing.ts), so drift, export and `List` find the same rules.
+ */
+export async function listRules(client: SecOpsClient): Promise<HvaRule[]> {
+  return (await listObjects<HvaRule>(client, HVA_TOKEN)).map((o) => o.item);
+}
 
 /** An explicit provider of the state, by its resource name and URN. */
 export interface StateProvider {

@@ -4,30 +4,29 @@
  * what to do about it.
  */
 import { isClean, type DriftReport, type TeamDrift } from "./report";
-import { kindOf } from "./state";
+import { resourceOf } from "../resources/registry";
 
 /** The output formats of `secops drift`. */
 export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
 /** The resource's type and name, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
-function parts(urn: string): { kind: ReturnType<typeof kindOf>; name: string } {
+function parts(urn: string): { type: string; name: string } {
   const segments = urn.split("::");
-  const type = (segments[2] ?? "").split("$").pop();
-  return { kind: kindOf(type), name: segments.slice(3).join("::") || urn };
+  return { type: (segments[2] ?? "").split("$").pop() ?? "", name: segments.slice(3).join("::") || urn };
 }
 
-/** What `up` does about a deleted object. */
+/** The drift advice of the resource a URN names. */
+const adviceOf = (urn: string) => resourceOf(parts(urn).type)?.definition.drift.advice;
+
+/** What to do about a deleted object (its definition's advice). */
 function whenDeleted(urn: string): string {
-  return parts(urn).kind === "DirectoryUserSettings"
-    ? `the user no longer exists: remove the resource from the program, or pulumi state delete '${urn}'`
-    : "pulumi up --refresh creates it again (a plain up does not see that it is gone)";
+  return (adviceOf(urn)?.deleted ?? "").replace("{urn}", urn);
 }
 
+/** What to do about a drifted object (its definition's advice). */
 function whenDrifted(urn: string): string {
-  return parts(urn).kind === "DirectoryUserSettings"
-    ? "pulumi up --refresh sets the declared flags again"
-    : "pulumi up --refresh puts the declared values back (a changed field or search replaces the rule)";
+  return adviceOf(urn)?.drifted ?? "";
 }
 
 /**

@@ -9,11 +9,12 @@
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
-import { USER_FLAGS } from "../resources/directory-user-settings";
+import type { ResourceDefinition } from "../resources/definition";
+import { listObjects } from "../resources/listing";
+import { RESOURCES } from "../resources/registry";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
 import { adoptionNames, hasExplicitProviders, heldRuleIds, importLine, providerOfTeam } from "./adopt";
 import { ignoredBy, type IgnoreRule } from "./ignore";
-import { listRules } from "./listing";
 import { DriftInputError, ENCRYPTED, type ManagedResource } from "./state";
 
 /** A managed object, by id (a rule id, or a directory user's id) and the URN that holds it. */
@@ -118,31 +119,69 @@ interface StateView {
   ignore: IgnoreRule[];
 }
 
-/** Sorts the team's rules; `adopt` is the command that adopts its unmanaged rules, if there are some. */
-async function checkRules(
+/** The fields drift compares of a managed object, state value against live value. */
+function compared(def: ResourceDefinition<never>, outputs: Record<string, unknown>, live: never) {
+  return differences(
+    Object.entries(def.drift.fields)
+      .filter(([f]) => !def.drift.managedOnly || (outputs[f] !== null && outputs[f] !== undefined))
+      .map(([f, get]) => [f, outputs[f], get(live)]),
+  );
+}
+
+/** The live objects of `mine`, by id, read one at a time (`concurrency` at once); a missing one is absent. */
+async function readEach(
+  def: ResourceDefinition<never>,
+  client: SecOpsClient,
+  mine: ManagedResource[],
+  concurrency: number,
+): Promise<Map<string, never>> {
+  const queue = [...mine];
+  const live = new Map<string, never>();
+  const one = async (r: ManagedResource) => {
+    try {
+      live.set(r.id, await def.read(client, r.id));
+    } catch (err) {
+      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let r = queue.shift(); r; r = queue.shift()) await one(r);
+    }),
+  );
+  return live;
+}
+
+/**
+ * Sorts the team's objects of one resource into in sync, drifted and deleted, from one list or one
+ * read per object as its definition says; then, for a resource whose unmanaged objects are reported,
+ * the live ones no resource holds (`adopt` is the command that adopts them).
+ */
+async function checkKind(
+  def: ResourceDefinition<never>,
   team: TeamDrift,
   client: SecOpsClient,
   mine: ManagedResource[],
   view: StateView,
   adopt: string,
+  concurrency: number,
 ) {
-  const rules = await listRules(client);
-  const live = new Map(rules.map((r) => [r.id, r]));
-  for (const r of mine) {
-    const rule = live.get(r.id);
-    const o = r.outputs;
-    place(
+  const listed = def.drift.live === "list" ? await listObjects(client, def.token) : undefined;
+  const live = listed
+    ? new Map(listed.map((o) => [o.id, o.item as never]))
+    : await readEach(def, client, mine, concurrency);
+  for (const r of mine) place(team, r, live.has(r.id) ? compared(def, r.outputs, live.get(r.id)!) : null);
+  if (def.drift.unmanaged && listed)
+    unmanagedRules(
       team,
-      r,
-      rule
-        ? differences([
-            ["field", o.field, rule.searchField],
-            ["search", o.search, rule.search],
-            ["enabled", o.enabled, rule.enabled],
-          ])
-        : null,
+      listed.map((o) => o.item as HvaRule),
+      view,
+      adopt,
     );
-  }
+}
+
+/** The live rules no resource holds, less the ignored ones, each with its import line. */
+function unmanagedRules(team: TeamDrift, rules: HvaRule[], view: StateView, adopt: string) {
   const loose: HvaRule[] = [];
   for (const rule of rules) {
     if (view.held.has(rule.id)) continue;
@@ -177,32 +216,6 @@ function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
 function adoptCommand(state: string | undefined, key: DriftKey, teamId: string): string {
   const keyFlag = key.name === "SECOPS_API_KEY" ? "" : ` --api-key-env ${key.name}`;
   return `secops hva export --state ${state ?? "<state file>"}${keyFlag} --format typescript --native --out adopt-${teamId}.ts`;
-}
-
-async function checkUsers(
-  team: TeamDrift,
-  client: SecOpsClient,
-  mine: ManagedResource[],
-  concurrency: number,
-) {
-  const queue = [...mine];
-  const results = new Map<ManagedResource, Record<string, { state: unknown; live: unknown }> | null>();
-  const one = async (r: ManagedResource) => {
-    try {
-      const user = await client.getDirectoryUser(r.id);
-      const flags = USER_FLAGS.filter((f) => r.outputs[f] !== null && r.outputs[f] !== undefined);
-      results.set(r, differences(flags.map((f) => [f, r.outputs[f], user[f] ?? null])));
-    } catch (err) {
-      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
-      results.set(r, null);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      for (let r = queue.shift(); r; r = queue.shift()) await one(r);
-    }),
-  );
-  for (const r of mine) place(team, r, results.get(r)!);
 }
 
 /** The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for. */
@@ -252,19 +265,16 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
         const urns = twice.get(`${r.kind}\n${r.id}`);
         if (urns?.[0] === r.urn) team.duplicate.push({ id: r.id, urns });
       }
-      await checkRules(
-        team,
-        access.client,
-        once.filter((r) => r.kind === "HvaAutomationRule"),
-        view,
-        adoptCommand(options.state, access.key, teamId),
-      );
-      await checkUsers(
-        team,
-        access.client,
-        once.filter((r) => r.kind === "DirectoryUserSettings"),
-        options.concurrency ?? 8,
-      );
+      for (const { definition } of RESOURCES)
+        await checkKind(
+          definition,
+          team,
+          access.client,
+          once.filter((r) => r.kind === definition.name),
+          view,
+          adoptCommand(options.state, access.key, teamId),
+          options.concurrency ?? 8,
+        );
     }
     return { version: 1, teams };
   } finally {

@@ -5,10 +5,11 @@
  * resource is matched to the live object by its id, and an encrypted property is not compared.
  */
 import { readFileSync } from "node:fs";
+import { resourceOf } from "../resources/registry";
 import { readState } from "../testing/state";
 
-/** The kinds of managed objects a drift report covers. */
-export type ManagedKind = "HvaAutomationRule" | "DirectoryUserSettings";
+/** The kind of a managed object: its resource's name (`HvaAutomationRule`, ...). */
+export type ManagedKind = string;
 
 /** One resource of the state, as the report needs it. */
 export interface ManagedResource {
@@ -30,16 +31,9 @@ export const ENCRYPTED = Symbol("encrypted");
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
-const KINDS: Record<string, ManagedKind> = {
-  "secops:index:HvaAutomationRule": "HvaAutomationRule",
-  "secops:index:DirectoryUserSettings": "DirectoryUserSettings",
-  "pulumi-nodejs:dynamic/secops:HvaAutomationRule": "HvaAutomationRule",
-  "pulumi-nodejs:dynamic/secops:DirectoryUserSettings": "DirectoryUserSettings",
-};
-
-/** The kind of a resource type token, or undefined for a type the report does not cover. */
+/** The kind of a resource type (native or dynamic), or undefined for a type the report does not cover. */
 export const kindOf = (type: unknown): ManagedKind | undefined =>
-  typeof type === "string" ? KINDS[type] : undefined;
+  typeof type === "string" ? resourceOf(type)?.definition.name : undefined;
 
 /** A mistake in what the report was given (a state or ignore file, the keys): the CLI's exit 2. */
 export class DriftInputError extends Error {}

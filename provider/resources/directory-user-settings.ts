@@ -9,30 +9,15 @@ import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
 import { isDotSegment } from "../client/ids";
 import type { DirectoryUser } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
-import { isPendingId, Failures, assertTeam, cannotImport, explainForbidden, isUnknown } from "./runtime";
+import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
+import { slug } from "./hva-names";
+import { assertTeam, cannotImport, definedOnly, explainForbidden, isPendingId, isUnknown } from "./runtime";
 import { dynamicImplementation } from "./shim-target";
 
 /** The flags this resource can manage. */
 export const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;
 /** One managed flag. */
 export type UserFlag = (typeof USER_FLAGS)[number];
-
-/** Arguments of DirectoryUserSettings (both front-ends). Set at least one flag. */
-export interface DirectoryUserSettingsArgs {
-  /** The directory user's id. Changing it replaces the resource (the old user is restored first). */
-  directoryUserId: pulumi.Input<string>;
-  /** Whether the user needs the chat-operations welcome message. Unset: not managed. */
-  needsChatOpsWelcome?: pulumi.Input<boolean>;
-  /** Whether the user is in the chat-operations onboarding group. Unset: not managed. */
-  chatOpsOnboardingUser?: pulumi.Input<boolean>;
-  /** Whether the user's credentials are marked exposed. Unset: not managed. */
-  credentialsExposed?: pulumi.Input<boolean>;
-  /**
-   * On destroy, put back the values the managed flags had before this resource took over.
-   * Default false (the user keeps its values). Needs the assumed GET route to read them.
-   */
-  restoreOnDelete?: pulumi.Input<boolean>;
-}
 
 /** Inputs after check. */
 export interface DirectoryUserSettingsInputs extends Partial<Record<UserFlag, boolean>> {
@@ -49,17 +34,6 @@ export interface DirectoryUserSettingsOutputs extends Record<UserFlag, boolean |
   previousValues: Partial<Record<UserFlag, boolean | null>>;
   restoreOnDelete: boolean;
 }
-
-/** Input names of DirectoryUserSettings (the output-only names are seeded as undefined by the dynamic class). */
-export const USER_INPUTS = [
-  "directoryUserId",
-  ...USER_FLAGS,
-  "restoreOnDelete",
-  "email",
-  "displayName",
-  "teamId",
-  "previousValues",
-] as const;
 
 const managed = (inputs: Partial<Record<UserFlag, unknown>>) =>
   USER_FLAGS.filter((f) => inputs[f] !== undefined && inputs[f] !== null);
@@ -107,34 +81,112 @@ async function patch(
 const pick = (from: Partial<Record<UserFlag, unknown>>, flags: readonly UserFlag[]) =>
   Object.fromEntries(flags.map((f) => [f, from[f]])) as Partial<Record<UserFlag, boolean>>;
 
+/** DirectoryUserSettings, declared once (see ./definition.ts for what is made of it). */
+export const definition: ResourceDefinition<DirectoryUser> = {
+  name: "DirectoryUserSettings",
+  token: "secops:index:DirectoryUserSettings",
+  module: "directory-user-settings",
+  description:
+    "The managed flags of one directory user (any subset of the three; at least one). Only the flags set are managed: an unset flag is never written and never diffed.",
+  id: "The directory user's id. An import (the `import` option) manages all three flags at their current values.",
+  example: `DirectoryUserSettings("ada", { directoryUserId: "du-123", needsChatOpsWelcome: false })`,
+  inputs: {
+    directoryUserId: {
+      type: "string",
+      required: true,
+      maxLength: 1024,
+      replaceOnChange: true,
+      description:
+        "The directory user's id. Changing it replaces the resource (the old user is restored first when restoreOnDelete is set).",
+    },
+    needsChatOpsWelcome: {
+      type: "boolean",
+      description: "Whether the user needs the chat-operations welcome message. Unset: not managed.",
+    },
+    chatOpsOnboardingUser: {
+      type: "boolean",
+      description: "Whether the user is in the chat-operations onboarding group. Unset: not managed.",
+    },
+    credentialsExposed: {
+      type: "boolean",
+      description: "Whether the user's credentials are marked exposed. Unset: not managed.",
+    },
+    restoreOnDelete: {
+      type: "boolean",
+      default: false,
+      description:
+        "On destroy, put back the values the managed flags had before this resource took over. Default false. Needs the assumed GET route to read them.",
+    },
+  },
+  outputs: {
+    directoryUserId: { type: "string", required: true, description: "The directory user's id." },
+    needsChatOpsWelcome: { type: "boolean", description: "Current value of needsChatOpsWelcome." },
+    chatOpsOnboardingUser: { type: "boolean", description: "Current value of chatOpsOnboardingUser." },
+    credentialsExposed: { type: "boolean", description: "Current value of credentialsExposed." },
+    email: { type: "string", description: "The user's email address." },
+    displayName: { type: "string", description: "The user's display name." },
+    teamId: { type: "string", description: "The user's team." },
+    previousValues: {
+      type: "object",
+      valuesOf: "boolean",
+      required: true,
+      description:
+        "The managed flags' values before this resource took over (restored on destroy if asked); null where they could not be read.",
+    },
+    restoreOnDelete: {
+      type: "boolean",
+      required: true,
+      description: "Whether destroy restores previousValues.",
+    },
+  },
+  refine: (news) => {
+    const id = news.directoryUserId;
+    const failures = [];
+    if (typeof id === "string" && isDotSegment(id))
+      failures.push({
+        property: "directoryUserId",
+        reason: "directoryUserId must not be . or .. (or decode to them): that would address another route",
+      });
+    if (managed(news).length === 0)
+      failures.push({
+        property: "needsChatOpsWelcome",
+        reason: `set at least one of ${USER_FLAGS.join(", ")}`,
+      });
+    return failures;
+  },
+  // Importing a user manages all three flags at their current values.
+  importInputs: (o) =>
+    definedOnly({
+      directoryUserId: o.directoryUserId,
+      ...Object.fromEntries(USER_FLAGS.map((f) => [f, o[f]])),
+    }),
+  read: (client, id) => client.getDirectoryUser(id),
+  list: {
+    query: {},
+    fetch: (client) => client.listDirectoryUsers(),
+    nameOf: (user) => slug(user.email?.split("@")[0] || user.name || user.displayName || user.id, "user"),
+    matches: () => true,
+  },
+  drift: {
+    live: "read",
+    managedOnly: true,
+    fields: Object.fromEntries(USER_FLAGS.map((f) => [f, (u: DirectoryUser) => u[f] ?? null])),
+    advice: {
+      drifted: "pulumi up --refresh sets the declared flags again",
+      deleted:
+        "the user no longer exists: remove the resource from the program, or pulumi state delete '{urn}'",
+    },
+  },
+};
+
 /** Checks inputs without network: one failure per problem, named by property. */
 export async function checkUserSettings(
   news: unknown,
 ): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
-  const f = new Failures();
-  if (!f.known(news, "DirectoryUserSettings", USER_INPUTS))
-    return { inputs: {} as DirectoryUserSettingsInputs, failures: f.list };
-  f.string(news, "directoryUserId");
-  f.maxLength(news, "directoryUserId", 1024);
-  const id = news.directoryUserId;
-  f.expect(
-    typeof id !== "string" || !isDotSegment(id),
-    "directoryUserId",
-    id,
-    "directoryUserId must not be . or .. (or decode to them): that would address another route",
-  );
-  for (const flag of USER_FLAGS) f.optionalBoolean(news, flag);
-  f.optionalBoolean(news, "restoreOnDelete");
-  f.expect(
-    managed(news).length > 0,
-    "needsChatOpsWelcome",
-    undefined,
-    `set at least one of ${USER_FLAGS.join(", ")}`,
-  );
-  const inputs = { ...news, restoreOnDelete: news.restoreOnDelete ?? false } as DirectoryUserSettingsInputs;
-  return f.list.length
-    ? { inputs: news as unknown as DirectoryUserSettingsInputs, failures: f.list }
-    : { inputs };
+  const { inputs, failures } = checkInputs(definition, news);
+  return failures.length
+    ? { inputs: inputs as unknown as DirectoryUserSettingsInputs, failures }
+    : { inputs: inputs as unknown as DirectoryUserSettingsInputs };
 }
 
 /** The implementation for one provider instance. */
@@ -153,9 +205,9 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     olds: DirectoryUserSettingsOutputs,
     news: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
-    if (isUnknown(news.directoryUserId) || olds.directoryUserId !== news.directoryUserId) {
-      return { changes: true, replaces: ["directoryUserId"], deleteBeforeReplace: true };
-    }
+    const replaces = replacedBy(definition, olds as never, news as never);
+    // The old user is restored (if asked) before the new one is taken over.
+    if (replaces.length) return { changes: true, replaces, deleteBeforeReplace: true };
     const now = managed(news);
     const before = Object.keys(olds.previousValues ?? {}).sort();
     const changes =

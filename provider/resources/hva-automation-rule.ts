@@ -8,10 +8,13 @@ import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
+import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
+import { globRegExp } from "./glob";
+import { ruleName } from "./hva-names";
 import {
-  Failures,
   assertTeam,
   cannotImport,
+  definedOnly,
   explainForbidden,
   isPendingId,
   isUnknown,
@@ -27,43 +30,89 @@ import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
 
 export type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
 
-/** Arguments of HvaAutomationRule (both front-ends). */
-export interface HvaAutomationRuleArgs {
-  /** The field the rule searches: `name` is the value the spec shows; others are passed through. Changing it replaces the rule. */
-  field: pulumi.Input<string>;
-  /** The search text matched against `field` (e.g. `dc-*`). Changing it replaces the rule. */
-  search: pulumi.Input<string>;
-  /** Whether the rule is enabled. Default true. Changed in place. */
-  enabled?: pulumi.Input<boolean>;
-  /**
-   * Take over an existing rule with the same field and search instead of creating a second one.
-   * Default false. Needs the (assumed) list route; see the README's assumptions table.
-   */
-  adoptExisting?: pulumi.Input<boolean>;
-}
-
-/** Input names of HvaAutomationRule (teamId is an output the dynamic class seeds as undefined). */
-export const HVA_INPUTS = ["field", "search", "enabled", "adoptExisting", "teamId"] as const;
-/** Documented input limits (characters): larger values are refused at check, before any request. */
-const LIMITS = { field: 256, search: 4096 } as const;
+/** HvaAutomationRule, declared once (see ./definition.ts for what is made of it). */
+export const definition: ResourceDefinition<HvaRule> = {
+  name: "HvaAutomationRule",
+  token: "secops:index:HvaAutomationRule",
+  module: "hva-automation-rule",
+  description:
+    "A high-value-asset automation rule: endpoints whose `field` matches `search` are high-value assets.",
+  id: "The rule id. Adopt an existing rule with the `import` option or `pulumi import secops:index:HvaAutomationRule <name> <rule id>`.",
+  example: `HvaAutomationRule("domain-controllers", { field: "name", search: "dc-*" })`,
+  inputs: {
+    field: {
+      type: "string",
+      required: true,
+      maxLength: 256,
+      replaceOnChange: true,
+      description:
+        "The field the rule searches: `name` is the value the spec shows; others are passed through. Changing it replaces the rule.",
+    },
+    search: {
+      type: "string",
+      required: true,
+      maxLength: 4096,
+      replaceOnChange: true,
+      description: "The search text matched against `field` (e.g. `dc-*`). Changing it replaces the rule.",
+    },
+    enabled: {
+      type: "boolean",
+      default: true,
+      description: "Whether the rule is enabled. Default true. Changed in place.",
+    },
+    adoptExisting: {
+      type: "boolean",
+      default: false,
+      description:
+        "Take over an existing rule with the same field and search instead of creating a second one. Default false. Needs the (assumed) list route.",
+    },
+  },
+  outputs: {
+    field: { type: "string", required: true, description: "The searched field." },
+    search: { type: "string", required: true, description: "The search text." },
+    enabled: { type: "boolean", required: true, description: "Whether the rule is enabled." },
+    teamId: { type: "string", required: true, description: "The team that owns the rule." },
+  },
+  importInputs: (o) => definedOnly({ field: o.field, search: o.search, enabled: o.enabled }),
+  read: async (client, id) => {
+    const rule = await client.getHvaRule(id);
+    if (!rule) throw new SecOpsApiError(ErrorCodes.NOT_FOUND, `HVA rule ${id} not found`);
+    return rule;
+  },
+  list: {
+    query: {
+      field: { type: "string", description: "Only the rules matching on this field (e.g. `name`)." },
+      enabled: { type: "boolean", description: "Only the enabled (true) or the disabled (false) rules." },
+      search: {
+        type: "string",
+        description: "A glob over each rule's search text: `*` any characters, `?` one (`dc-*`).",
+      },
+    },
+    fetch: (client) => client.listHvaRules(),
+    nameOf: ruleName,
+    matches: (rule, q) =>
+      (q.field === undefined || (rule.searchField ?? "name") === q.field) &&
+      (q.enabled === undefined || (rule.enabled !== false) === q.enabled) &&
+      (q.search === undefined || globRegExp(String(q.search)).test(rule.search ?? "")),
+  },
+  drift: {
+    live: "list",
+    fields: { field: (r) => r.searchField, search: (r) => r.search, enabled: (r) => r.enabled },
+    unmanaged: true,
+    advice: {
+      drifted:
+        "pulumi up --refresh puts the declared values back (a changed field or search replaces the rule)",
+      deleted: "pulumi up --refresh creates it again (a plain up does not see that it is gone)",
+    },
+  },
+};
 
 /** Checks inputs without network: one failure per problem, named by property. */
 export async function checkHvaRule(news: unknown): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
-  const f = new Failures();
-  if (!f.known(news, "HvaAutomationRule", HVA_INPUTS))
-    return { inputs: {} as HvaRuleInputs, failures: f.list };
-  f.string(news, "field");
-  f.string(news, "search");
-  f.maxLength(news, "field", LIMITS.field);
-  f.maxLength(news, "search", LIMITS.search);
-  f.optionalBoolean(news, "enabled");
-  f.optionalBoolean(news, "adoptExisting");
-  const inputs = {
-    ...news,
-    enabled: news.enabled ?? true,
-    adoptExisting: news.adoptExisting ?? false,
-  } as HvaRuleInputs;
-  return f.list.length ? { inputs: news as unknown as HvaRuleInputs, failures: f.list } : { inputs };
+  const { inputs, failures } = checkInputs(definition, news);
+  return failures.length
+    ? { inputs: inputs as unknown as HvaRuleInputs, failures }
+    : { inputs: inputs as unknown as HvaRuleInputs };
 }
 
 /**
@@ -89,7 +138,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     held(olds?.teamId, id, olds);
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
-    const replaces = (["field", "search"] as const).filter((k) => isUnknown(news[k]) || olds[k] !== news[k]);
+    const replaces = replacedBy(definition, olds as never, news as never);
     const enabled = news.enabled ?? true;
     const changes = replaces.length > 0 || isUnknown(enabled) || olds.enabled !== enabled;
     return { changes, replaces, deleteBeforeReplace: false };

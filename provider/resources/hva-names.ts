@@ -1,28 +1,42 @@
 /**
- * Pulumi resource names for existing HVA rules (`secops hva export`, the drift report's import lines):
- * stable (the same rules give the same names) and unique (a repeated name gets -2, -3, ... in id order).
+ * Pulumi resource names for existing objects (`List`, `secops hva export`, the drift report's import
+ * lines): stable (the same objects give the same names) and unique (a repeated name gets -2, -3, ...
+ * in id order).
  */
 import type { HvaRule } from "../client/types";
+
+/** A resource name from a text: lower-case words joined by `-`; `fallback` for none, prefixed before a digit. */
+export function slug(text: string, fallback: string): string {
+  const s = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return s === "" ? fallback : /^[0-9]/.test(s) ? `${fallback}-${s}` : s;
+}
 
 /** A Pulumi resource name from a rule: `dc-*` → `dc`, field prefixed when it is not `name`. */
 export function ruleName(rule: Pick<HvaRule, "searchField" | "search">): string {
   const field = rule.searchField && rule.searchField !== "name" ? `${rule.searchField}-` : "";
-  const slug = `${field}${rule.search ?? ""}`
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return slug === "" ? "rule" : /^[0-9]/.test(slug) ? `rule-${slug}` : slug;
+  return slug(`${field}${rule.search ?? ""}`, "rule");
+}
+
+/** Objects with unique names (`nameOf` each, -2, -3, ... for a repeat), in id order. */
+export function uniquelyNamed<T extends { id: string }>(
+  items: readonly T[],
+  nameOf: (item: T) => string,
+): Array<{ name: string; item: T }> {
+  const seen = new Map<string, number>();
+  return [...items]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((item) => {
+      const base = nameOf(item);
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      return { name: n === 1 ? base : `${base}-${n}`, item };
+    });
 }
 
 /** Rules with unique names, in id order. */
 export function namedRules(rules: readonly HvaRule[]): Array<{ name: string; rule: HvaRule }> {
-  const seen = new Map<string, number>();
-  return [...rules]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((rule) => {
-      const base = ruleName(rule);
-      const n = (seen.get(base) ?? 0) + 1;
-      seen.set(base, n);
-      return { name: n === 1 ? base : `${base}-${n}`, rule };
-    });
+  return uniquelyNamed(rules, ruleName).map(({ name, item }) => ({ name, rule: item }));
 }

@@ -10,8 +10,9 @@
 import type { SecOpsClient } from "../client/client";
 import { SecOpsInputError } from "../client/errors";
 import { closest } from "../client/options";
-import type { DirectoryUser, HvaRule } from "../client/types";
-import { namedRules } from "./hva-names";
+import type { ListSpec } from "./definition";
+import { uniquelyNamed } from "./hva-names";
+import { RESOURCES } from "./registry";
 
 /** One object found: an id the resource's import takes as is, and a resource name for it. */
 export interface Listed {
@@ -19,88 +20,16 @@ export interface Listed {
   name: string;
 }
 
-/** A query key: its type and what it matches. */
-interface QueryKey {
-  type: "string" | "boolean";
-  description: string;
-}
-
-/** What can be listed of one resource type. */
-interface Lister<T> {
-  /** The query keys (`listInputs` in the package schema). */
-  query: Record<string, QueryKey>;
-  /** Every object of the caller's team. */
-  fetch(client: SecOpsClient): Promise<T[]>;
-  /** The objects with their names (names are given over the whole team, so a filter never renames). */
-  named(all: T[]): Array<{ name: string; item: T & { id: string } }>;
-  /** Whether an object matches the query. */
-  matches(item: T, query: Record<string, unknown>): boolean;
-}
-
-/** `dc-*` as a regular expression: `*` any run of characters, `?` one, the rest literal. */
-export function globRegExp(glob: string): RegExp {
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*/g, "[\\s\\S]*")
-    .replace(/\?/g, "[\\s\\S]");
-  return new RegExp(`^${body}$`);
-}
-
-const HVA_LISTER: Lister<HvaRule> = {
-  query: {
-    field: { type: "string", description: "Only the rules matching on this field (e.g. `name`)." },
-    enabled: { type: "boolean", description: "Only the enabled (true) or the disabled (false) rules." },
-    search: {
-      type: "string",
-      description: "A glob over each rule's search text: `*` any characters, `?` one (`dc-*`).",
-    },
-  },
-  fetch: (client) => client.listHvaRules(),
-  named: (all) => namedRules(all).map(({ name, rule }) => ({ name, item: rule })),
-  matches: (rule, q) =>
-    (q.field === undefined || (rule.searchField ?? "name") === q.field) &&
-    (q.enabled === undefined || (rule.enabled !== false) === q.enabled) &&
-    (q.search === undefined || globRegExp(String(q.search)).test(rule.search ?? "")),
-};
-
-/** A resource name from a user: the email's local part, else the name, else the id. */
-function userName(user: DirectoryUser): string {
-  const base = (user.email?.split("@")[0] || user.name || user.displayName || user.id)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return base === "" ? "user" : /^[0-9]/.test(base) ? `user-${base}` : base;
-}
-
-const USER_LISTER: Lister<DirectoryUser> = {
-  query: {},
-  fetch: (client) => client.listDirectoryUsers(),
-  named: (all) => {
-    const seen = new Map<string, number>();
-    return [...all]
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .map((item) => {
-        const base = userName(item);
-        const n = (seen.get(base) ?? 0) + 1;
-        seen.set(base, n);
-        return { name: n === 1 ? base : `${base}-${n}`, item };
-      });
-  },
-  matches: () => true,
-};
-
-/** What can be listed, by type token. */
-const LISTERS: Record<string, Lister<never>> = {
-  "secops:index:HvaAutomationRule": HVA_LISTER as Lister<never>,
-  "secops:index:DirectoryUserSettings": USER_LISTER as Lister<never>,
-};
+/** The listing of a type token, if it can be listed. */
+const listSpec = (token: string): ListSpec | undefined =>
+  RESOURCES.find((r) => r.definition.token === token)?.definition.list as ListSpec | undefined;
 
 /** The type tokens that can be listed. */
-export const LISTABLE = Object.keys(LISTERS);
+export const LISTABLE = RESOURCES.filter((r) => r.definition.list).map((r) => r.definition.token);
 
 /** The query keys of a listable type (the schema's `listInputs`). */
-export function listQueryKeys(token: string): Record<string, QueryKey> {
-  return LISTERS[token]?.query ?? {};
+export function listQueryKeys(token: string): ListSpec["query"] {
+  return listSpec(token)?.query ?? {};
 }
 
 /** One page request, as the engine's `ListRequest` carries it. */
@@ -148,7 +77,7 @@ function decodeCursor(token: string): Cursor {
 
 /** Refuses what the query cannot mean, naming the key (before anything is sent). */
 function checkQuery(token: string, query: Record<string, unknown>): void {
-  const keys = LISTERS[token].query;
+  const keys = listQueryKeys(token);
   const known = Object.keys(keys);
   for (const [key, value] of Object.entries(query)) {
     const spec = keys[key];
@@ -175,7 +104,7 @@ function remaining(limit: number, cursor: Cursor | undefined): number {
 
 /** Checks a page request before anything is sent (SECOPS_INVALID_INPUT naming the field). */
 export function checkListRequest(req: ListPageRequest): void {
-  if (!LISTERS[req.token])
+  if (!listSpec(req.token))
     throw new SecOpsInputError(
       "token",
       `${req.token} cannot be listed; the secops provider lists ${LISTABLE.join(" and ")}`,
@@ -201,11 +130,10 @@ export async function listObjects<T extends { id: string }>(
   query: Record<string, unknown> = {},
 ): Promise<Array<ListedObject<T>>> {
   checkListRequest({ token, query, limit: 0, pageSize: 0, continuation: "" });
-  const lister = LISTERS[token] as unknown as Lister<T>;
+  const spec = listSpec(token) as unknown as ListSpec<T>;
   const given = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null));
-  return lister
-    .named(await lister.fetch(client))
-    .filter(({ item }) => lister.matches(item, given))
+  return uniquelyNamed(await spec.fetch(client), (item) => spec.nameOf(item))
+    .filter(({ item }) => spec.matches(item, given))
     .map(({ name, item }) => ({ id: item.id, name, item }));
 }
 

@@ -11,6 +11,10 @@ import { closest } from "../client/options";
 /** The value Pulumi sends for an input that is unknown during preview. */
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/** The properties of `o` that hold a value (neither undefined nor null). */
+export const definedOnly = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
+
 /** True when a preview input is not known yet. */
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
 

@@ -41,7 +41,8 @@ async function answers(instance: ProviderInstance, req: providerPb.ListRequest):
   const out: Message[] = results.map(({ id, name }) =>
     new R().setResult(new R.Result().setId(id).setName(name)),
   );
-  if (continuation) out.push(new R().setContinuation(new R.Continuation().setContinuationToken(continuation)));
+  if (continuation)
+    out.push(new R().setContinuation(new R.Continuation().setContinuationToken(continuation)));
   return out;
 }
 

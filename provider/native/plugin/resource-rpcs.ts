@@ -11,6 +11,7 @@ import { hideInErrors, type ProviderInstance } from "./instance";
 import { diffResponse } from "./diff";
 import { RpcFailure } from "./errors";
 import { fromStruct, messages, toStruct } from "./messages";
+import { outputOnlyGiven } from "../../resources/definition";
 import { NATIVE_RESOURCES, typeOfUrn, type Bag, type NativeResource } from "./resources";
 import { unwrap, wrap, UNKNOWN } from "./wire";
 
@@ -33,16 +34,6 @@ function unwrapHidden(s: Parameters<typeof fromStruct>[0]): ReturnType<typeof un
   return u;
 }
 
-/** Output-only names a program must not set (the API decides them), as Check failures. */
-function outputOnly(resource: NativeResource, news: Bag) {
-  return resource.outputs
-    .filter((k) => !resource.inputs.includes(k) && news[k] !== undefined && news[k] !== null)
-    .map((k) => ({
-      property: k,
-      reason: `${k} is an output of ${resource.token.split(":").pop()}, set by the API; it cannot be given as an input`,
-    }));
-}
-
 /** Outputs during preview: known inputs, unknown for what only the API can tell. */
 function previewOutputs(resource: NativeResource, inputs: Bag, olds: Bag): Bag {
   return Object.fromEntries(resource.outputs.map((k) => [k, inputs[k] ?? (k in olds ? olds[k] : UNKNOWN)]));
@@ -58,7 +49,7 @@ export async function check(
   const checked = await impl.check(unwrapHidden(req.getOlds()).values, values);
   const res = new provider.CheckResponse();
   res.setInputs(toStruct(wrap(checked.inputs ?? values, secrets)));
-  for (const f of [...outputOnly(resource, values), ...(checked.failures ?? [])]) {
+  for (const f of [...outputOnlyGiven(resource.definition, values), ...(checked.failures ?? [])]) {
     const failure = new provider.CheckFailure();
     failure.setProperty(f.property);
     failure.setReason(f.reason);
@@ -93,7 +84,7 @@ export async function create(
   }
   // The engine may send Create without Check (e.g. an import of a changed program): check again.
   const checked = await impl.check({}, values);
-  const failures = [...outputOnly(resource, values), ...(checked.failures ?? [])];
+  const failures = [...outputOnlyGiven(resource.definition, values), ...(checked.failures ?? [])];
   if (failures.length)
     throw new RpcFailure(
       "INVALID_ARGUMENT",

@@ -1,17 +1,18 @@
 /**
- * The native front-end's table of resources: token, the shared implementation, and the property
- * names the schema declares (a test checks schema.json, this table and the SDK agree).
+ * The native front-end's table of resources, made from the definitions (resources/registry.ts): token,
+ * the shared implementation, and the property names and defaults the plugin's RPCs need.
  */
 import type { ResourceContext, ResourceImplementation } from "../../resources/context";
-import { HvaAutomationRuleImpl } from "../../resources/hva-automation-rule";
-import { DirectoryUserSettingsImpl, USER_FLAGS } from "../../resources/directory-user-settings";
+import { defaultsOf, type Bag, type ResourceDefinition } from "../../resources/definition";
+import { RESOURCES } from "../../resources/registry";
 
-/** Property bags as they cross the wire. */
-export type Bag = Record<string, unknown>;
+export type { Bag } from "../../resources/definition";
 
 /** One native resource type. */
 export interface NativeResource {
   token: string;
+  /** Its definition (names in messages, what replaces, what is output-only). */
+  definition: ResourceDefinition<never>;
   make(ctx: ResourceContext): ResourceImplementation<Bag, Bag>;
   /** Input property names. */
   inputs: readonly string[];
@@ -23,41 +24,21 @@ export interface NativeResource {
   importInputs(outputs: Bag): Bag;
 }
 
-const defined = (o: Bag): Bag =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
-
 /** Every resource the plugin serves, by token. */
-export const NATIVE_RESOURCES: Record<string, NativeResource> = {
-  "secops:index:HvaAutomationRule": {
-    token: "secops:index:HvaAutomationRule",
-    make: (ctx) => new HvaAutomationRuleImpl(ctx) as never,
-    inputs: ["field", "search", "enabled", "adoptExisting"],
-    outputs: ["field", "search", "enabled", "teamId"],
-    defaults: { enabled: true, adoptExisting: false },
-    importInputs: (o) => defined({ field: o.field, search: o.search, enabled: o.enabled }),
-  },
-  "secops:index:DirectoryUserSettings": {
-    token: "secops:index:DirectoryUserSettings",
-    make: (ctx) => new DirectoryUserSettingsImpl(ctx) as never,
-    inputs: ["directoryUserId", ...USER_FLAGS, "restoreOnDelete"],
-    outputs: [
-      "directoryUserId",
-      ...USER_FLAGS,
-      "email",
-      "displayName",
-      "teamId",
-      "previousValues",
-      "restoreOnDelete",
-    ],
-    defaults: { restoreOnDelete: false },
-    // Importing a user manages all three flags at their current values.
-    importInputs: (o) =>
-      defined({
-        directoryUserId: o.directoryUserId,
-        ...Object.fromEntries(USER_FLAGS.map((f) => [f, o[f]])),
-      }),
-  },
-};
+export const NATIVE_RESOURCES: Record<string, NativeResource> = Object.fromEntries(
+  RESOURCES.map(({ definition, make }) => [
+    definition.token,
+    {
+      token: definition.token,
+      definition,
+      make,
+      inputs: Object.keys(definition.inputs),
+      outputs: Object.keys(definition.outputs),
+      defaults: defaultsOf(definition),
+      importInputs: (o: Bag) => definition.importInputs(o),
+    },
+  ]),
+);
 
 /** The resource type of a URN (`urn:pulumi:stack::project::type::name`). */
 export function typeOfUrn(urn: string): string {

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+/**
+ * Part of `npm run build`, after the first compile: writes what the resource definitions
+ * (provider/resources/registry.ts, compiled to dist/) say, with provider/resources/codegen.ts:
+ *   schema.json                      scripts/schema-base.json (package, config, provider, functions)
+ *                                    with every resource's entry
+ *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
+ *   provider/dynamic/<resource>.ts   the dynamic classes, and provider/dynamic/index.ts
+ *   docs/resource-reference.md       the resources' input tables
+ * Generated TypeScript is compiled again when it changed. `--check` writes nothing and fails, naming
+ * the files, when a committed file differs from what the definitions say (a test and CI run it).
+ */
+"use strict";
+const { execFileSync } = require("node:child_process");
+const { existsSync, readFileSync, writeFileSync } = require("node:fs");
+const { join, relative } = require("node:path");
+
+const ROOT = join(__dirname, "..");
+const prettier = require("prettier");
+
+/** The generated files, by path from the root, for the resources of `registry`. */
+async function files({ RESOURCES }, codegen) {
+  const defs = RESOURCES.map((r) => r.definition);
+  const out = new Map();
+  const base = JSON.parse(readFileSync(join(__dirname, "schema-base.json"), "utf8"));
+  const schema = {
+    attribution: `This file is ${codegen.GENERATED}.`,
+    ...base,
+    version: require(join(ROOT, "package.json")).version,
+    resources: Object.fromEntries(defs.map((d) => [d.token, codegen.resourceSchema(d)])),
+  };
+  out.set("schema.json", JSON.stringify(schema, null, 2) + "\n");
+  for (const d of defs) {
+    out.set(`provider/native/${codegen.fileNameOf(d.name)}.ts`, codegen.nativeClass(d));
+    out.set(`provider/dynamic/${codegen.fileNameOf(d.name)}.ts`, codegen.dynamicClass(d));
+  }
+  out.set("provider/native/index.ts", nativeIndex(defs, codegen));
+  out.set("provider/dynamic/index.ts", dynamicIndex(defs, codegen));
+  out.set("docs/resource-reference.md", resourcesDoc(defs, codegen));
+  for (const [path, text] of out) {
+    // Prose in the docs is wrapped at 100 characters (docs/ is checked for it).
+    const prose = path.endsWith(".md") ? { proseWrap: "always", printWidth: 100 } : {};
+    out.set(
+      path,
+      await prettier.format(text, { filepath: join(ROOT, path), ...prettierOptions(), ...prose }),
+    );
+  }
+  return out;
+}
+
+function prettierOptions() {
+  return JSON.parse(readFileSync(join(ROOT, ".prettierrc.json"), "utf8"));
+}
+
+const exportsOf = (defs, codegen) =>
+  defs.map((d) => `export { ${d.name}, type ${d.name}Args } from "./${codegen.fileNameOf(d.name)}";`);
+
+function nativeIndex(defs, codegen) {
+  return `// ${codegen.GENERATED}
+/**
+ * \`pulumi-secops/native\`: the SDK of the native provider plugin \`pulumi-resource-secops\`, what
+ * \`pulumi package gen-sdk\` would generate. Needs the plugin installed (docs/native-provider.md); the
+ * dynamic resources at the package root need nothing.
+ */
+export { Provider, type ProviderArgs } from "./provider";
+${exportsOf(defs, codegen).join("\n")}
+export {
+  getCaseThreatIndicators,
+  getCaseThreatIndicatorsOutput,
+  getIdentity,
+  getIdentityOutput,
+  getIntegrationCount,
+  getIntegrationCountOutput,
+} from "./functions";
+`;
+}
+
+function dynamicIndex(defs, codegen) {
+  return `// ${codegen.GENERATED}
+/** The dynamic resources (the package root re-exports them): no plugin to install. */
+${exportsOf(defs, codegen).join("\n")}
+`;
+}
+
+function resourcesDoc(defs, codegen) {
+  return [
+    `<!-- ${codegen.GENERATED} -->`,
+    "",
+    "# Resource reference",
+    "",
+    "Each resource exists twice with the same arguments: a dynamic resource at the package root",
+    "(`pulumi-secops`) and a native one (`pulumi-secops/native`, served by the plugin). How each behaves:",
+    "[resources](resources.md).",
+    "",
+    ...defs.map((d) => codegen.docsSection(d)),
+  ].join("\n");
+}
+
+async function main() {
+  const check = process.argv.includes("--check");
+  const dist = join(ROOT, "dist", "resources");
+  if (!existsSync(join(dist, "registry.js")))
+    throw new Error("dist/ is missing: compile first (npm run build)");
+  const generated = await files(require(join(dist, "registry.js")), require(join(dist, "codegen.js")));
+  const stale = [...generated].filter(
+    ([path, text]) => !existsSync(join(ROOT, path)) || readFileSync(join(ROOT, path), "utf8") !== text,
+  );
+  if (check) {
+    if (stale.length === 0) return;
+    console.error(
+      `generate: out of date with the resource definitions (run npm run build and commit): ${stale.map(([p]) => p).join(", ")}`,
+    );
+    process.exit(1);
+  }
+  for (const [path, text] of stale) writeFileSync(join(ROOT, path), text);
+  if (stale.some(([path]) => path.endsWith(".ts"))) {
+    console.error(`generate: wrote ${stale.map(([p]) => p).join(", ")}; compiling them`);
+    execFileSync(
+      process.execPath,
+      [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")],
+      {
+        stdio: "inherit",
+      },
+    );
+  } else if (stale.length)
+    console.error(`generate: wrote ${stale.map(([p]) => relative(ROOT, join(ROOT, p))).join(", ")}`);
+}
+
+main().catch((err) => {
+  console.error(`generate: ${err.message}`);
+  process.exit(1);
+});
