@@ -26,12 +26,16 @@ test.each(examples.filter((e) => existsSync(join(ROOT, "examples", e, "package-l
   },
 );
 
-test.each(examples)(
-  "examples/%s/README.md installs pulumi-secops from a tarball or git, never the registry",
-  (example) => {
-    const file = join(ROOT, "examples", example, "README.md");
-    if (!existsSync(file)) return;
-    const installs = readFileSync(file, "utf8").match(/npm install[^\n]*/g) ?? [];
-    expect(installs.filter((l) => /\spulumi-secops(\s|@|$)/.test(l))).toEqual([]);
-  },
-);
+/** Every page a newcomer reads: the README, docs/ and the examples' READMEs. */
+const pages = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+  ...examples.map((e) => `examples/${e}/README.md`),
+].filter((f) => existsSync(join(ROOT, f)));
+
+test.each(pages)("%s never installs pulumi-secops from the registry, where it is not published", (page) => {
+  const installs = readFileSync(join(ROOT, page), "utf8").match(/npm install[^\n]*/g) ?? [];
+  expect(installs.filter((l) => /\spulumi-secops(\s|@|$)/.test(l))).toEqual([]);
+});
