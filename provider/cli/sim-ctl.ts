@@ -54,7 +54,9 @@ function listing(ctl: Command): void {
     });
   ctl
     .command("users")
-    .description("list the directory users of every team (their ids are what DirectoryUserSettings takes)")
+    .description(
+      "list the directory users of every team (their ids are what the directory-user resource takes)",
+    )
     .option("--json", "print JSON", false)
     .action(async (o: { json: boolean }, cmd: Command) => {
       const { users } = await control(cmd).state();

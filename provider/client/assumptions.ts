@@ -33,7 +33,7 @@ const TABLE = [
   {
     id: "hva.read",
     text: "`GET /endpoint/hva/automation/{id}` reads a rule",
-    usedFor: "refresh of `HvaAutomationRule` when the rule is not in the list; import",
+    usedFor: "refresh of an HVA rule when it is not in the list; import",
     withoutIt: "state kept, one warning: drift detection unavailable; import refused",
     routes: [{ method: "GET", path: "/endpoint/hva/automation/{id}" }],
   },
@@ -55,7 +55,7 @@ const TABLE = [
   {
     id: "directory.read",
     text: "`GET /v1/directory/{id}` reads a user",
-    usedFor: "previous values, refresh and import of `DirectoryUserSettings`",
+    usedFor: "previous values, refresh and import of a directory user's settings",
     withoutIt:
       "create works; `restoreOnDelete` fails at create; refresh keeps state and warns; import refused",
     routes: [{ method: "GET", path: "/v1/directory/{id}" }],
@@ -63,7 +63,7 @@ const TABLE = [
   {
     id: "directory.list",
     text: "`GET /v1/directory` lists the team's directory users (bare array or `{ data }`)",
-    usedFor: "`List` of `DirectoryUserSettings` (`pulumi do ... list`)",
+    usedFor: "`List` of directory users' settings (`pulumi do ... list`)",
     withoutIt: "that `List` fails with a clear `SECOPS_UNSUPPORTED` (never an empty list)",
     routes: [{ method: "GET", path: "/v1/directory" }],
   },

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { resourceOf } from "../resources/registry";
 import { readState } from "../testing/state";
 
-/** The kind of a managed object: its resource's name (`HvaAutomationRule`, ...). */
+/** The kind of a managed object: its resource definition's `name`. */
 export type ManagedKind = string;
 
 /** One resource of the state, as the report needs it. */

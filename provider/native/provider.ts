@@ -23,7 +23,7 @@ const PROVIDER_ARGS = argNames<ProviderArgs>({ apiKey: true, baseUrl: true });
  *
  * ```ts
  * const client1 = new Provider("client-1", { apiKey: cfg.requireSecret("client1Key") });
- * new HvaAutomationRule("dc", { field: "name", search: "dc-*" }, { provider: client1 });
+ * const me = getIdentityOutput({ provider: client1 }); // and { provider: client1 } on each resource
  * ```
  */
 export class Provider extends pulumi.ProviderResource {

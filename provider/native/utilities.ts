@@ -46,7 +46,7 @@ export function argNames<T>(names: { [K in keyof Required<T>]: true }): readonly
 /**
  * Refuses an argument name the resource or function does not know, naming the closest known one:
  * `apikey is not an argument of secops.Provider; did you mean apiKey?`. `type` is the name a program
- * uses (`secops.Provider`, `secops.HvaAutomationRule`, `secops.getIntegrationCount`).
+ * uses (`secops.Provider`, `secops.getIntegrationCount`).
  */
 export function checkArgs(args: unknown, known: readonly string[], type: string): void {
   if (args === undefined || args === null) return;
@@ -61,7 +61,7 @@ export function checkArgs(args: unknown, known: readonly string[], type: string)
 
 /** What a resource class tells the constructor checks about itself. */
 export interface ResourceArgsSpec {
-  /** The name a program uses, e.g. `secops.HvaAutomationRule`. */
+  /** The name a program uses, e.g. `secops.Provider`. */
   type: string;
   /** Every argument name. */
   known: readonly string[];
@@ -72,7 +72,7 @@ export interface ResourceArgsSpec {
 /**
  * A generated constructor's checks: argument names first (a misspelt required input is named as the
  * typo it is), then each required input is given, unless the resource is read by id or URN:
- * `Missing required property 'search' of secops.HvaAutomationRule "dc"`.
+ * `Missing required property '<input>' of secops.<Resource> "<name>"`.
  */
 export function requireInputs(
   spec: ResourceArgsSpec,

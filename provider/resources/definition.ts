@@ -72,7 +72,7 @@ export interface DriftSpec<T = never> {
 
 /** A resource, declared once. */
 export interface ResourceDefinition<T extends { id: string } = { id: string }> {
-  /** The class name, e.g. `HvaAutomationRule`. */
+  /** The class name (PascalCase), which programs use as `secops.<name>`. */
   name: string;
   /** The type token, `secops:index:<name>`. */
   token: string;

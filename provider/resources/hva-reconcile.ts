@@ -1,5 +1,5 @@
 /**
- * How HvaAutomationRule proves which rule is its own. Before a create's PUT the team's list is read
+ * How an HVA rule resource proves which rule is its own. Before a create's PUT the team's list is read
  * and the rules with the same field and search are recorded (`before`, also in the intent journal).
  * A PUT whose outcome is unknown (5xx, reset or timeout after sending, an unusable 2xx) is reconciled
  * through the list: a rule that was not there before, and that no resource of this provider instance

@@ -1,6 +1,6 @@
 /**
- * HvaAutomationRule's values after check and in state, in a module below the files of its
- * implementation (hva-automation-rule, hva-create, hva-reconcile, hva-settle), which all use them.
+ * An HVA rule resource's values after check and in state, in a module below the files of its
+ * implementation (the resource's own, hva-create, hva-reconcile, hva-settle), which all use them.
  */
 
 /** Inputs after check: defaults applied. */

@@ -7,7 +7,7 @@
 import type { DeclaredResource } from "./program";
 import type { State } from "./state";
 
-/** The kind of object a type manages (`HvaAutomationRule`), the same for both front-ends' types. */
+/** The kind of object a type manages (its resource's name), the same for both front-ends' types. */
 const kind = (type: string) => type.split(":").pop() ?? type;
 
 /** Pulumi's message for a second resource with the same URN. */
