@@ -2,7 +2,7 @@
  * Every assumption about what the API spec hides (routes, JSON and query names, paging, roles,
  * success codes, multipart names, CSV columns), as one table of data. `routes.ts` takes its values
  * from here, the simulator serves an assumed route only outside `--strict-spec` because it is listed
- * here, and a test checks the README's assumptions table row by row against this one.
+ * here, and a test checks the table of docs/assumptions.md row by row against this one.
  */
 
 /** A route the spec does not show. */
@@ -16,7 +16,7 @@ export interface AssumedRoute {
 export interface Assumption {
   /** Stable id, e.g. `hva.read`. */
   id: string;
-  /** What is assumed (the README's first column). */
+  /** What is assumed (the docs' first column). */
   text: string;
   /** What depends on it. */
   usedFor: string;
@@ -130,7 +130,7 @@ const TABLE = [
   },
 ] as const satisfies readonly Assumption[];
 
-/** Every assumption about what the spec hides (the README's assumptions table). */
+/** Every assumption about what the spec hides (docs/assumptions.md). */
 export const ASSUMPTIONS: readonly Assumption[] = TABLE;
 
 type WithValues = Extract<(typeof TABLE)[number], { values: unknown }>;

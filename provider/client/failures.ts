@@ -71,7 +71,7 @@ export async function failureOf(
   if (missing === "unsupported") {
     return new SecOpsApiError(
       ErrorCodes.UNSUPPORTED,
-      `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see the README's assumptions table): ${body?.message}`,
+      `${spec.method} ${spec.path} failed (${res.status}): the API has no such route (an assumed route; see docs/assumptions.md in the pulumi-secops package): ${body?.message}`,
       details,
     );
   }

@@ -1,6 +1,6 @@
 /**
  * Every route, query name, JSON name and rule the client uses, in one place. What the API spec does
- * not show comes from the assumptions table (`assumptions.ts`, also in the README); the simulator's
+ * not show comes from the assumptions table (`assumptions.ts`, also in docs/assumptions.md); the simulator's
  * `--strict-spec` mode switches those off so that the provider's degraded behaviour is tested too.
  */
 import { assumed } from "./assumptions";

@@ -135,7 +135,7 @@ export async function explainForbidden(client: SecOpsClient, err: unknown): Prom
   );
   return new SecOpsApiError(
     ErrorCodes.FORBIDDEN,
-    `${err.message}. This API key's role is ${role}; writes need ${roles.writers.join(" or ")} (an assumption; see the README's assumptions table)`,
+    `${err.message}. This API key's role is ${role}; writes need ${roles.writers.join(" or ")} (an assumption; see docs/assumptions.md in the pulumi-secops package)`,
     { status: err.status, method: err.method, path: err.path, apiMessage: err.apiMessage, cause: err },
   );
 }

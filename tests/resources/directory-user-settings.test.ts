@@ -186,7 +186,7 @@ describe("assumed GET route available", () => {
     ).rejects.toMatchObject({
       code: "SECOPS_FORBIDDEN",
       message:
-        "PATCH /v1/directory/du-team-acme-016 failed (403): Forbidden resource: role VIEWER may not PATCH /v1/directory/du-team-acme-016. This API key's role is VIEWER; writes need ADMIN or ANALYST (an assumption; see the README's assumptions table)",
+        "PATCH /v1/directory/du-team-acme-016 failed (403): Forbidden resource: role VIEWER may not PATCH /v1/directory/du-team-acme-016. This API key's role is VIEWER; writes need ADMIN or ANALYST (an assumption; see docs/assumptions.md in the pulumi-secops package)",
     });
     await provider.configure(
       configureRequest({ "secops:apiKey": sim.apiKeys.admin, "secops:baseUrl": sim.url }),

@@ -109,7 +109,7 @@ describe("through a MockAgent standing in for a server that is not a SecOps API"
     await expect(client.getHvaRule("r1")).rejects.toMatchObject({
       code: ErrorCodes.UNSUPPORTED,
       message:
-        "GET /endpoint/hva/automation/r1 failed (404): the API has no such route (an assumed route; see the README's assumptions table): Cannot GET /endpoint/hva/automation/r1",
+        "GET /endpoint/hva/automation/r1 failed (404): the API has no such route (an assumed route; see docs/assumptions.md in the pulumi-secops package): Cannot GET /endpoint/hva/automation/r1",
     });
     expect(agent.pendingInterceptors()).toEqual([]);
   });
