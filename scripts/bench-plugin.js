@@ -1,39 +1,36 @@
 /**
- * The plugin's cost per team (issue 22), part "plugin" of `npm run bench`: the engine starts one
- * plugin process per provider instance, so start time and idle memory are paid per team per command.
+ * The plugin's cost per team (issues 22 and 33), part "plugin" of `npm run bench`. The engine starts
+ * one plugin process per provider instance, so start time and memory are paid per team per command.
+ * The anchor is Pulumi's own Node.js provider host (`@pulumi/pulumi/provider` `main()` serving this
+ * package's schema and one trivial resource; scripts/bench-anchors.js), started the same way with the
+ * same node in the same run. Every row is a ratio against it or against the plugin itself:
  *
- *   start to port line: npm bin/ plugin / a bare grpc-js server that prints its port (target <= 1.5x)
- *   the same for the release archive's single executable                           (target <= 1.0x)
- *   idle RSS of a configured bin/ plugin (target <= 55 MB, <= 1.4x of `node -e` idle)
- *   50 plugins started at once, configured: wall (<= 12 s), total RSS (<= 3 GB); PSS shown too
- *   full lists sent for 1,000 Reads interleaved with 1,000 Updates through one plugin (<= 10)
- *   RSS after 1,000 creates and after 5,000 mixed operations, each after a GC / idle RSS (<= 1.2), and /
- *   RSS after one operation of each kind (the growth, with the code a first API call loads counted out)
+ *   start to port ÷ the host's, npm bin/ (medians of 21 interleaved starts)          (target <= 0.7x)
+ *   idle RSS, configured ÷ the host's, configured (medians of 5)                      (target <= 0.9x)
+ *   RSS after 2,000 mixed operations against the simulator and 5 s idle, no GC forced ÷ its own idle
+ *                                                                                     (target <= 1.6x)
+ *   20 started, configured and invoked at once: total RSS ÷ 20 hosts' (the same)      (target <= 0.9x)
+ *   start to port of the release archive's single executable ÷ the host's             (target <= 0.7x)
+ *   full lists sent for 1,000 Reads interleaved with 1,000 Updates through one plugin (target <= 10)
+ *
+ * Each row also shows the platform's floor measured in the same run (scripts/bench-anchors.js): a
+ * bundled grpc-js server with Pulumi's stubs, and the same calling the API with undici and zod.
  */
 "use strict";
 const { execFileSync, spawn } = require("node:child_process");
-const { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } = require("node:fs");
+const { existsSync, readFileSync, mkdtempSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
-const { dirname, join } = require("node:path");
+const { join } = require("node:path");
+const { writeAnchors } = require("./bench-anchors");
 
 const ROOT = join(__dirname, "..");
 const { NativePluginProcess, secret } = require(join(ROOT, "dist", "testing", "index.js"));
 const { createSimulator } = require(join(ROOT, "dist", "simulator", "index.js"));
 const { SecOpsClient } = require(join(ROOT, "dist", "index.js"));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-const pulumiDir = dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [ROOT] }));
-const GRPC = require.resolve("@grpc/grpc-js", { paths: [pulumiDir] });
-/** The floor: a bare grpc-js server that binds 127.0.0.1:0 and prints its port, started by node. */
-const BARE = [
-  process.execPath,
-  [
-    "-e",
-    `const g=require(${JSON.stringify(GRPC)});const s=new g.Server();` +
-      `s.bindAsync("127.0.0.1:0",g.ServerCredentials.createInsecure(),(e,p)=>{console.log(p)});`,
-  ],
-];
-const NODE_IDLE = [process.execPath, ["-e", "console.log(0);setInterval(()=>{},1e6)"]];
+const settle = (ms) => new Promise((r) => setTimeout(r, ms));
+const x = (a, b) => `${(a / b).toFixed(2)}x`;
+const mb = (v) => `${v.toFixed(0)} MB`;
 
 /** Memory of a process from /proc (MB): resident, and proportional (shared pages divided). */
 function memory(pid) {
@@ -42,63 +39,133 @@ function memory(pid) {
   return { rss: kb("Rss") / 1024, pss: kb("Pss") / 1024 };
 }
 
-/** Starts `cmd args` and resolves when it prints its first line: [child, ms]. */
+/** CPU milliseconds (user + system) a process has used, from /proc (10 ms ticks). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Starts `cmd args` and resolves when it prints its first line: [child, wall ms, CPU ms by then]. */
 function startToLine(cmd, args, env = process.env) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
     const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "ignore"], env });
     child.once("error", reject);
-    child.stdout.once("data", () => resolve([child, Number(process.hrtime.bigint() - t) / 1e6]));
+    child.stdout.once("data", () =>
+      resolve([child, Number(process.hrtime.bigint() - t) / 1e6, cpuMs(child.pid)]),
+    );
   });
 }
 
-/** Median start-to-port of `n` sequential starts of each command, interleaved (same noise). */
-async function starts(commands, n = 15) {
-  const times = commands.map(() => []);
+/** Medians (wall and CPU to the port line) of `n` sequential starts of each command, interleaved. */
+async function starts(commands, n = 21) {
+  const wall = commands.map(() => []);
+  const cpu = commands.map(() => []);
   for (let i = 0; i < n; i++)
     for (const [k, [cmd, args, env]] of commands.entries()) {
-      const [child, ms] = await startToLine(cmd, args, env);
-      times[k].push(ms);
+      const [child, ms, used] = await startToLine(cmd, args, env);
+      wall[k].push(ms);
+      cpu[k].push(used);
       child.kill("SIGKILL");
     }
-  return times.map(median);
+  return commands.map((_, k) => ({ wall: median(wall[k]), cpu: median(cpu[k]) }));
 }
 
-const settle = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Starts `executable` as the engine would (under the runner's watchdog, this node) and configures it. */
+async function started(executable, sim, env = process.env) {
+  const p = await NativePluginProcess.start({ executable, env });
+  await p.configure(
+    { apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url },
+    { "secops:config:apiKey": sim.apiKeys.admin, "secops:config:baseUrl": sim.url },
+  );
+  return p;
+}
 
-/** Idle RSS of a configured plugin and of `node -e`, medians of 5. */
-async function idle() {
-  const plugin = [];
-  const node = [];
-  for (let i = 0; i < 5; i++) {
-    const p = await NativePluginProcess.start();
-    await p.configure({ apiKey: secret("bench-key-0000"), baseUrl: "http://127.0.0.1:9" }, {});
-    const [n] = await startToLine(...NODE_IDLE);
-    await settle(700);
-    plugin.push(memory(p.child.pid).rss);
-    node.push(memory(n.pid).rss);
-    n.kill("SIGKILL");
-    await p.close();
+/** Idle RSS of each executable, configured: 5 rounds of all of them side by side, medians. */
+async function idle(executables, sim) {
+  const rss = executables.map(() => []);
+  for (let round = 0; round < 5; round++) {
+    const procs = await Promise.all(executables.map((e) => started(e, sim)));
+    await settle(1_000);
+    procs.forEach((p, k) => rss[k].push(memory(p.pid).rss));
+    await Promise.all(procs.map((p) => p.close()));
   }
-  return { plugin: median(plugin), node: median(node) };
+  return rss.map(median);
 }
 
-/** 50 configured plugins started at once: wall time until all are configured, total RSS and PSS. */
-async function fifty(count = 50) {
-  const t = Date.now();
-  const plugins = await Promise.all(
+/** `count` of `executable` started at once, each configured and invoked once: total RSS and PSS. */
+async function many(executable, sim, count = 20) {
+  const procs = await Promise.all(
     Array.from({ length: count }, async () => {
-      const p = await NativePluginProcess.start();
-      await p.configure({ apiKey: secret("bench-key-0000"), baseUrl: "http://127.0.0.1:9" }, {});
+      const p = await started(executable, sim);
+      await p.invoke("secops:index:getIdentity", {});
       return p;
     }),
   );
-  const wall = (Date.now() - t) / 1000;
-  await settle(700);
-  const mems = plugins.map((p) => memory(p.child.pid));
-  await Promise.all(plugins.map((p) => p.close()));
-  const sum = (k) => mems.reduce((a, m) => a + m[k], 0) / 1024;
-  return { wall, rss: sum("rss"), pss: sum("pss") };
+  await settle(1_000);
+  const mems = procs.map((p) => memory(p.pid));
+  await Promise.all(procs.map((p) => p.close()));
+  return { rss: mems.reduce((a, m) => a + m.rss, 0), pss: mems.reduce((a, m) => a + m.pss, 0) };
+}
+
+/** Operations in flight at once under load: an engine stepping through a large stack in parallel. */
+const LANES = 8;
+/** Rules created before the mixed rounds. */
+const FIRST = 200;
+const IDLE_AFTER_MS = 5_000;
+
+/**
+ * One configured process: RSS idle, then after 2,000 operations against the simulator (FIRST creates,
+ * then rounds of Check, Diff, Read and Update of a live rule, every fourth round also a Delete and a
+ * Create), LANES at a time, and IDLE_AFTER_MS without calls; no GC forced (what a user's machine holds).
+ */
+async function underLoad(executable, sim, { total = 2_000, env } = {}) {
+  const p = await started(executable, sim, env);
+  try {
+    await settle(1_000);
+    const idleRss = memory(p.pid).rss;
+    const cpu0 = cpuMs(p.pid);
+    const urn = (i) => `urn:pulumi:bench::bench::secops:index:HvaAutomationRule::r${i}`;
+    const live = [];
+    let ops = 0;
+    let made = 0;
+    const create = async () => {
+      const i = made++;
+      const r = await p.create(urn(i), { field: "name", search: `mem-${i}-*`, enabled: true });
+      live.push({ i, id: r.id, props: r.properties });
+      ops++;
+    };
+    const lanes = (f) => Promise.all(Array.from({ length: LANES }, f));
+    await lanes(async () => {
+      while (made < FIRST) await create();
+    });
+    let round = 0;
+    await lanes(async () => {
+      while (ops < total) {
+        const n = round++;
+        const r = live.splice(n % live.length, 1)[0]; // held by this lane alone while it works on it
+        const news = { field: "name", search: r.props.search, enabled: n % 2 === 0 };
+        await p.check(urn(r.i), r.props, news);
+        await p.diff(r.id, urn(r.i), r.props, news);
+        await p.read(r.id, urn(r.i), r.props, r.props);
+        r.props = (await p.update(r.id, urn(r.i), r.props, news)).properties ?? r.props;
+        ops += 4;
+        if (n % 4 !== 3) {
+          live.push(r);
+          continue;
+        }
+        await p.delete(r.id, urn(r.i), r.props);
+        await create();
+        ops++;
+      }
+    });
+    const busyCpu = cpuMs(p.pid) - cpu0;
+    const peak = memory(p.pid).rss;
+    await settle(IDLE_AFTER_MS);
+    return { idle: idleRss, peak, after: memory(p.pid).rss, ops, cpu: busyCpu };
+  } finally {
+    await p.close();
+  }
 }
 
 /** The release archive's executable, packaged (npm run package:plugin) and extracted once. */
@@ -127,8 +194,7 @@ async function listsUnderWrites(count = 1000) {
         ),
       )),
     );
-  const plugin = await NativePluginProcess.start();
-  await plugin.configure({ apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url }, {});
+  const plugin = await started(undefined, sim);
   await sim.control.resetStats();
   const urn = "urn:pulumi:bench::bench::secops:index:HvaAutomationRule::r";
   const t = Date.now();
@@ -145,121 +211,89 @@ async function listsUnderWrites(count = 1000) {
   return { lists, seconds };
 }
 
-/**
- * A preload for the plugin under test only: SIGUSR2 runs a full GC that gives memory back (V8's own
- * gc, reached without --expose-gc on the command line, as its memory reducer does after a while idle),
- * so "after a GC" is measured, not guessed from idle timers. A plain forced gc() is not that: it keeps
- * the pages it evacuated pooled, and RSS measured after it reads 40 MB higher than it settles.
- */
-const GC_ON_SIGNAL = `
-require("v8").setFlagsFromString("--expose-gc");
-const gc = require("vm").runInNewContext("gc");
-process.on("SIGUSR2", () => gc({ type: "major", execution: "sync", flavor: "last-resort" }));
-`;
-
-/** CPU seconds (user + system) a process has used, from /proc. */
-function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/**
- * RSS (MB) of the plugin after a GC that gives memory back, and two seconds without calls: the plugin
- * gives its C heap's free pages back from the first second without an API call (native/plugin/trim.ts).
- */
-async function rssAfterGc(plugin) {
-  plugin.child.kill("SIGUSR2");
-  await settle(2_000);
-  return memory(plugin.child.pid).rss;
-}
-
-/** How long a plugin is left alone after the load for `leftIdle`: V8's memory reducer, not a signal. */
-const LEFT_IDLE_MS = 25_000;
-
-/**
- * One configured plugin: idle RSS, then after 1,000 creates, then after 5,000 mixed operations (Check,
- * Diff, Create, Read, Update, Delete and Invoke over 500 live rules), each after a GC, and the CPU the
- * plugin used for all of it. `extraEnv` for the plugin (SECOPS_PLUGIN_TURBOFAN=1 keeps V8's TurboFan);
- * with `leftIdle`, also its RSS once left alone LEFT_IDLE_MS after the load, no GC forced.
- */
-async function memoryUnderLoad(extraEnv = {}, { leftIdle = false } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "secops-bench-gc-"));
-  const preload = join(dir, "gc-on-signal.js");
-  writeFileSync(preload, GC_ON_SIGNAL);
+async function pluginBench(report) {
+  const dir = mkdtempSync(join(tmpdir(), "secops-bench-host-"));
   const sim = await createSimulator({ seed: 6 });
-  const env = { ...process.env, ...extraEnv, NODE_OPTIONS: `--require ${preload}` };
-  const plugin = await NativePluginProcess.start({ env });
   try {
-    await plugin.configure({ apiKey: secret(sim.apiKeys.admin), baseUrl: sim.url }, {});
-    await settle(700);
-    const idle = await rssAfterGc(plugin);
-    const urn = (i) => `urn:pulumi:bench::bench::secops:index:HvaAutomationRule::r${i}`;
-    const live = [];
-    const create = async (i) => {
-      const made = await plugin.create(urn(i), { field: "name", search: `mem-${i}-*`, enabled: true });
-      live.push({ i, id: made.id, props: made.properties });
-    };
-    let ops = 0;
-    /** Check, Diff, Read, Update and Invoke of one live rule; every tenth round a Delete and a Create. */
-    const mixed = async (round) => {
-      const r = live[round % live.length];
-      const news = { field: "name", search: r.props.search, enabled: round % 2 === 0 };
-      await plugin.check(urn(r.i), r.props, news);
-      await plugin.diff(r.id, urn(r.i), r.props, news);
-      await plugin.read(r.id, urn(r.i), r.props, r.props);
-      r.props = (await plugin.update(r.id, urn(r.i), r.props, news)).properties ?? r.props;
-      await plugin.invoke("secops:index:getIdentity", {});
-      ops += 5;
-      if (round % 10 !== 9) return;
-      const gone = live.splice(round % live.length, 1)[0];
-      await plugin.delete(gone.id, urn(gone.i), gone.props);
-      await create(100000 + round);
-      ops += 2;
-    };
-    await create(0);
-    for (let round = 0; round < 10; round++) await mixed(round);
-    const warm = await rssAfterGc(plugin);
-    for (let i = 1; i < 1000; i += 9) await Promise.all(Array.from({ length: 9 }, (_, k) => create(i + k)));
-    const afterCreates = await rssAfterGc(plugin);
-    ops = 0;
-    for (let round = 0; ops < 5000; round++) await mixed(round);
-    if (leftIdle) await settle(LEFT_IDLE_MS);
-    const idleAfter = leftIdle ? memory(plugin.child.pid).rss : undefined;
-    const afterMixed = await rssAfterGc(plugin);
-    return { idle, warm, afterCreates, afterMixed, idleAfter, ops, cpu: cpuSeconds(plugin.child.pid) };
+    const { host, floor, floorApi } = await writeAnchors(dir);
+    const plugin = NativePluginProcess.executable;
+    const node = (file) => [process.execPath, [file]];
+
+    const sea = releaseExecutable();
+    try {
+      const [h, p, f, fa, exe] = await starts([
+        node(host),
+        node(plugin),
+        node(floor),
+        node(floorApi),
+        [sea.exe, [], { PATH: "/nonexistent" }],
+      ]);
+      report(
+        "plugin start to port ÷ Pulumi's Node.js provider host's (npm bin/, 21 starts each, medians)",
+        `${x(p.wall, h.wall)} (${p.wall.toFixed(0)} / ${h.wall.toFixed(0)} ms; CPU by the port line ${x(p.cpu, h.cpu)}); ` +
+          `floor: grpc-js + Pulumi's stubs bundled ${x(f.wall, h.wall)} (CPU ${x(f.cpu, h.cpu)}), ` +
+          `with undici and zod in the file ${x(fa.wall, h.wall)} (CPU ${x(fa.cpu, h.cpu)})`,
+        "<= 0.7x",
+        p.wall / h.wall <= 0.7,
+      );
+      report(
+        "release single executable (Node 26.10, V8 code cache) start to port ÷ the host's",
+        `${x(exe.wall, h.wall)} (${exe.wall.toFixed(0)} / ${h.wall.toFixed(0)} ms)`,
+        "<= 0.7x",
+        exe.wall / h.wall <= 0.7,
+      );
+    } finally {
+      sea.cleanup();
+    }
+
+    const [ih, ip, iF, iFa] = await idle([host, plugin, floor, floorApi], sim);
+    report(
+      "plugin idle RSS, configured ÷ the host's, configured (medians of 5)",
+      `${x(ip, ih)} (${mb(ip)} / ${mb(ih)}); floor: grpc-js + stubs bundled ${x(iF, ih)} (${mb(iF)}), ` +
+        `with undici and zod in the file ${x(iFa, ih)} (${mb(iFa)})`,
+      "<= 0.9x",
+      ip / ih <= 0.9,
+    );
+
+    const load = await underLoad(plugin, sim);
+    const floorLoad = await underLoad(floorApi, sim);
+    const hostLoad = await underLoad(host, sim);
+    const grew = (l) => `${x(l.after, l.idle)} (${mb(l.idle)} -> ${mb(l.after)})`;
+    report(
+      `plugin RSS after ${load.ops} mixed operations (${LANES} at a time) and ${IDLE_AFTER_MS / 1000} s idle, no GC forced ÷ its own idle`,
+      `${grew(load)}, peak ${mb(load.peak)}, plugin CPU ${(load.cpu / 1000).toFixed(1)} s; ` +
+        `floor: grpc-js + stubs + one undici GET checked by zod per call ${grew(floorLoad)}; ` +
+        `the host's trivial resource (no API call) ${grew(hostLoad)}`,
+      "<= 1.6x",
+      load.after / load.idle <= 1.6,
+    );
+
+    // Three rounds, each starting 20 of each kind at once (the host, the plugin, the floor calling the
+    // API), in rotation; medians of each kind's totals.
+    const kinds = [host, plugin, floorApi];
+    const totals = kinds.map(() => []);
+    for (let round = 0; round < 3; round++)
+      for (let j = 0; j < kinds.length; j++) {
+        const k = (round + j) % kinds.length;
+        totals[k].push(await many(kinds[k], sim));
+      }
+    const [mh, mp, mf] = totals.map((t) => ({
+      rss: median(t.map((m) => m.rss)),
+      pss: median(t.map((m) => m.pss)),
+    }));
+    const gb = (v) => `${(v / 1024).toFixed(2)} GB`;
+    report(
+      "20 plugins started, configured and invoked at once: total RSS ÷ 20 hosts' (the same; medians of 3)",
+      `${x(mp.rss, mh.rss)} (${gb(mp.rss)} / ${gb(mh.rss)}; PSS ${gb(mp.pss)} / ${gb(mh.pss)}); ` +
+        `floor: grpc-js + stubs + one undici GET checked by zod ${x(mf.rss, mh.rss)} (${gb(mf.rss)})`,
+      "<= 0.9x",
+      mp.rss / mh.rss <= 0.9,
+    );
   } finally {
-    await plugin.close();
     await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
 
-async function pluginBench(report) {
-  const mem = await memoryUnderLoad({}, { leftIdle: true });
-  const turbofan = await memoryUnderLoad({ SECOPS_PLUGIN_TURBOFAN: "1" });
-  const ratio = (a, b) => (a / b).toFixed(2);
-  report(
-    "plugin RSS after a GC: after 1,000 creates / idle, after 5,000 mixed operations / idle",
-    `${ratio(mem.afterCreates, mem.idle)}, ${ratio(mem.afterMixed, mem.idle)} (idle ${mem.idle.toFixed(0)} MB, ` +
-      `after one of each operation ${mem.warm.toFixed(0)}, after 1,000 creates ${mem.afterCreates.toFixed(0)}, ` +
-      `after ${mem.ops} more ${mem.afterMixed.toFixed(0)}; ` +
-      `left idle ${LEFT_IDLE_MS / 1000} s after them with no GC forced ${mem.idleAfter.toFixed(0)})`,
-    "<= 1.2 each",
-    mem.afterCreates / mem.idle <= 1.2 && mem.afterMixed / mem.idle <= 1.2,
-  );
-  report(
-    "the same / after one operation of each kind (growth under load, the first call's code counted out)",
-    `${ratio(mem.afterCreates, mem.warm)}, ${ratio(mem.afterMixed, mem.warm)}`,
-    "<= 1.2 each",
-    mem.afterCreates / mem.warm <= 1.2 && mem.afterMixed / mem.warm <= 1.2,
-  );
-  report(
-    "the same load with V8's TurboFan kept (SECOPS_PLUGIN_TURBOFAN=1): RSS after it / idle; plugin CPU, off / on",
-    `${ratio(turbofan.afterMixed, turbofan.idle)} (${turbofan.afterMixed.toFixed(0)} MB, off ${mem.afterMixed.toFixed(0)}); ` +
-      `CPU ${ratio(mem.cpu, turbofan.cpu)}x (${mem.cpu.toFixed(2)} / ${turbofan.cpu.toFixed(2)} s)`,
-    "the price of the default, shown",
-    true,
-  );
   const cache = await listsUnderWrites();
   report(
     "full lists for 1,000 Reads interleaved with 1,000 Updates through one plugin",
@@ -267,40 +301,6 @@ async function pluginBench(report) {
     "<= 10",
     cache.lists <= 10,
   );
-  const sea = releaseExecutable();
-  try {
-    const bin = [process.execPath, [NativePluginProcess.executable]];
-    const noNode = { PATH: "/nonexistent" };
-    const [bare, npmBin, exe] = await starts([BARE, bin, [sea.exe, [], noNode]]);
-    report(
-      "plugin start to port, npm bin/ / a bare grpc-js server (15 starts each, medians)",
-      `${(npmBin / bare).toFixed(2)}x (${npmBin.toFixed(0)} / ${bare.toFixed(0)} ms)`,
-      "<= 1.5x",
-      npmBin / bare <= 1.5,
-    );
-    report(
-      "plugin start to port, release single executable / a bare grpc-js server",
-      `${(exe / bare).toFixed(2)}x (${exe.toFixed(0)} / ${bare.toFixed(0)} ms)`,
-      "<= 1.0x",
-      exe / bare <= 1.0,
-    );
-  } finally {
-    sea.cleanup();
-  }
-  const quiet = await idle();
-  report(
-    "plugin idle RSS, configured (npm bin/; median of 5) and / `node -e` idle",
-    `${quiet.plugin.toFixed(0)} MB, ${(quiet.plugin / quiet.node).toFixed(2)}x (node ${quiet.node.toFixed(0)} MB)`,
-    "<= 55 MB, <= 1.4x",
-    quiet.plugin <= 55 && quiet.plugin / quiet.node <= 1.4,
-  );
-  const many = await fifty();
-  report(
-    "50 plugins started at once and configured: wall, total RSS (PSS)",
-    `${many.wall.toFixed(1)} s, ${many.rss.toFixed(2)} GB (${many.pss.toFixed(2)} GB)`,
-    "<= 12 s, <= 3 GB",
-    many.wall <= 12 && many.rss <= 3,
-  );
 }
 
-module.exports = { pluginBench, listsUnderWrites, memoryUnderLoad };
+module.exports = { pluginBench, listsUnderWrites, underLoad, started, memory };
