@@ -2,8 +2,8 @@
 /**
  * Part of `npm run build`, after the first compile: writes what the resource definitions
  * (provider/resources/registry.ts, compiled to dist/) say, with provider/resources/codegen.ts:
- *   schema.json                      scripts/schema-base.json (package, config, provider, functions)
- *                                    with every resource's entry
+ *   schema.json                      scripts/schema-base.json (package, config, provider) with
+ *                                    every data source's and every resource's entry
  *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
  *   provider/dynamic/<resource>.ts   the dynamic classes, and provider/dynamic/index.ts
  *   docs/resource-reference.md       the resources' input tables
@@ -19,7 +19,7 @@ const ROOT = join(__dirname, "..");
 const prettier = require("prettier");
 
 /** The generated files, by path from the root, for the resources of `registry`. */
-async function files({ RESOURCES }, codegen) {
+async function files({ RESOURCES }, { FUNCTIONS }, codegen) {
   const defs = RESOURCES.map((r) => r.definition);
   const out = new Map();
   const base = JSON.parse(readFileSync(join(__dirname, "schema-base.json"), "utf8"));
@@ -27,6 +27,7 @@ async function files({ RESOURCES }, codegen) {
     attribution: `This file is ${codegen.GENERATED}.`,
     ...base,
     version: require(join(ROOT, "package.json")).version,
+    functions: Object.fromEntries(FUNCTIONS.map((f) => [f.token, codegen.functionSchema(f)])),
     resources: Object.fromEntries(defs.map((d) => [d.token, codegen.resourceSchema(d)])),
   };
   out.set("schema.json", JSON.stringify(schema, null, 2) + "\n");
@@ -101,7 +102,11 @@ async function main() {
   const dist = join(ROOT, "dist", "resources");
   if (!existsSync(join(dist, "registry.js")))
     throw new Error("dist/ is missing: compile first (npm run build)");
-  const generated = await files(require(join(dist, "registry.js")), require(join(dist, "codegen.js")));
+  const generated = await files(
+    require(join(dist, "registry.js")),
+    require(join(ROOT, "dist", "functions", "registry.js")),
+    require(join(dist, "codegen.js")),
+  );
   const stale = [...generated].filter(
     ([path, text]) => !existsSync(join(ROOT, path)) || readFileSync(join(ROOT, path), "utf8") !== text,
   );

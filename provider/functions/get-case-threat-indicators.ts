@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { Detection, SortDirection } from "../client/types";
+import type { FunctionDefinition } from "../resources/definition";
 import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** Arguments of {@link getCaseThreatIndicators}. */
@@ -19,6 +20,40 @@ export interface GetCaseThreatIndicatorsResult {
   totalCount: number;
   indicators: Detection[];
 }
+
+/** getCaseThreatIndicators, declared once (the schema and the native invoke are made of it). */
+export const definition: FunctionDefinition = {
+  name: "getCaseThreatIndicators",
+  token: "secops:index:getCaseThreatIndicators",
+  description:
+    "Every threat indicator (detection) of a case, all pages; fails rather than return a silent subset.",
+  inputs: {
+    description: "The case.",
+    properties: {
+      caseId: { type: "string", required: true, description: "The case id." },
+      sortDirection: { type: "string", description: "Order by creation time: asc or desc (default desc)." },
+    },
+  },
+  outputs: {
+    description: "The indicators.",
+    properties: {
+      caseId: { type: "string", required: true, description: "The case id." },
+      sortDirection: { type: "string", required: true, description: "The order used." },
+      totalCount: {
+        type: "integer",
+        required: true,
+        description: "The number of indicators the API reports.",
+      },
+      indicators: {
+        type: "array",
+        items: "any",
+        required: true,
+        description: "The indicators (detections) as the API returns them.",
+      },
+    },
+  },
+  call: (client, args) => caseThreatIndicators(client, args as unknown as GetCaseThreatIndicatorsArgs),
+};
 
 /**
  * All indicators of a case, every page. If the server stops making progress before `totalCount`

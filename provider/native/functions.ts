@@ -4,32 +4,24 @@
  * name a function does not know is refused at the call, naming the closest known one.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { argNames, checkArgs, withDefaults } from "./utilities";
-import type {
-  GetCaseThreatIndicatorsArgs,
-  GetCaseThreatIndicatorsResult,
+import { checkArgs, withDefaults } from "./utilities";
+import {
+  definition as caseThreatIndicatorsDefinition,
+  type GetCaseThreatIndicatorsArgs,
+  type GetCaseThreatIndicatorsResult,
 } from "../functions/get-case-threat-indicators";
-import type { IntegrationCountResult } from "../functions/get-integration-count";
+import {
+  definition as integrationCountDefinition,
+  type IntegrationCountResult,
+} from "../functions/get-integration-count";
+import type { FunctionDefinition } from "../resources/definition";
 import type { InputFields } from "../functions/common";
 import type { Identity, IntegrationFilter } from "../client/types";
 
-const INTEGRATION_COUNT_ARGS = argNames<IntegrationFilter>({
-  size: true,
-  page: true,
-  filter: true,
-  search: true,
-  orderBy: true,
-  sortDirection: true,
-  includeDisabled: true,
-  healthStatus: true,
-  ids: true,
-  integrationTypes: true,
-  serviceProviderScope: true,
-});
-const CASE_THREAT_INDICATORS_ARGS = argNames<GetCaseThreatIndicatorsArgs>({
-  caseId: true,
-  sortDirection: true,
-});
+/** The argument names of a data source, from its definition: any other is refused at the call. */
+const argsOf = (def: FunctionDefinition) => Object.keys(def.inputs?.properties ?? {});
+const INTEGRATION_COUNT_ARGS = argsOf(integrationCountDefinition);
+const CASE_THREAT_INDICATORS_ARGS = argsOf(caseThreatIndicatorsDefinition);
 
 /**
  * The invoke options, with the defaults. The package-root functions take `{ apiKey, baseUrl }` where

@@ -4,7 +4,7 @@
  * "generated, do not edit" first line, as Pulumi providers commit their SDKs), and its input table
  * in the docs. Pure functions of a definition: a test runs them on a toy resource.
  */
-import type { PropertySpec, ResourceDefinition } from "./definition";
+import type { FunctionDefinition, PropertySpec, ResourceDefinition } from "./definition";
 
 /** The first line of every generated file. */
 export const GENERATED =
@@ -18,6 +18,9 @@ function propertySchema(spec: PropertySpec): Record<string, unknown> {
   return {
     type: spec.type,
     ...(spec.valuesOf ? { additionalProperties: { type: spec.valuesOf } } : {}),
+    ...(spec.items
+      ? { items: spec.items === "any" ? { $ref: "pulumi.json#/Any" } : { type: spec.items } }
+      : {}),
     ...(spec.secret ? { secret: true } : {}),
     ...(spec.replaceOnChange ? { replaceOnChanges: true } : {}),
     description: spec.description,
@@ -28,6 +31,25 @@ const required = (props: Readonly<Record<string, PropertySpec>>) =>
   Object.entries(props)
     .filter(([, s]) => s.required)
     .map(([k]) => k);
+
+/** An object type of properties in the schema (a function's inputs or outputs). */
+function objectSchema(part: { description: string; properties: Readonly<Record<string, PropertySpec>> }) {
+  return {
+    description: part.description,
+    properties: Object.fromEntries(Object.entries(part.properties).map(([k, s]) => [k, propertySchema(s)])),
+    ...(required(part.properties).length ? { required: required(part.properties) } : {}),
+    type: "object",
+  };
+}
+
+/** A data source's entry in the package schema (`functions[token]`). */
+export function functionSchema(def: FunctionDefinition): Record<string, unknown> {
+  return {
+    description: def.description,
+    ...(def.inputs ? { inputs: objectSchema(def.inputs) } : {}),
+    outputs: objectSchema(def.outputs),
+  };
+}
 
 /** A resource's entry in the package schema (`resources[token]`). */
 export function resourceSchema<T extends { id: string }>(

@@ -21,9 +21,11 @@ export type Bag = Record<string, unknown>;
 
 /** One property of a resource. */
 export interface PropertySpec {
-  type: "string" | "boolean" | "object";
+  type: "string" | "boolean" | "integer" | "object" | "array";
   /** For an `object`: the type of each of its values. */
   valuesOf?: "boolean";
+  /** For an `array`: the type of each item (`any`: whatever the API returns). */
+  items?: "string" | "any";
   /** Shown in the SDK (TSDoc), the schema and the docs. */
   description: string;
   /** Inputs: must be given. Outputs: always present in state. */
@@ -96,6 +98,20 @@ export interface ResourceDefinition<T extends { id: string } = { id: string }> {
   drift: DriftSpec<T>;
 }
 
+/** A data source (a provider function, `secops:index:getX`), declared once like a resource. */
+export interface FunctionDefinition {
+  /** The function's name, e.g. `getIdentity`. */
+  name: string;
+  token: string;
+  description: string;
+  /** Its arguments (none when absent), and what they are as a whole. */
+  inputs?: { description: string; properties: Readonly<Record<string, PropertySpec>> };
+  /** Its result, and what it is as a whole. */
+  outputs: { description: string; properties: Readonly<Record<string, PropertySpec>> };
+  /** Runs it with a provider instance's client (the native invoke's body; the data source's too). */
+  call(client: SecOpsClient, args: Bag): Promise<unknown>;
+}
+
 /** The type of a `pulumi.dynamic` resource of this package, as the engine records it. */
 export const dynamicType = (def: { name: string }) => `pulumi-nodejs:dynamic/secops:${def.name}`;
 
@@ -128,6 +144,11 @@ function inputSchema(zod: typeof z, name: string, spec: PropertySpec): z.ZodType
     const b = zod.boolean({ error: `${name} must be a boolean` });
     return spec.required ? b : b.nullish();
   }
+  if (spec.type === "integer") {
+    const n = zod.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`);
+    return spec.required ? n : n.nullish();
+  }
+  if (spec.type !== "string") throw new Error(`${name}: checkInputs takes no ${spec.type} input`);
   let s = zod
     .string({ error: `${name} must be a non-empty string` })
     .refine((v) => v.trim() !== "", { error: `${name} must be a non-empty string`, abort: true })

@@ -7,8 +7,7 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { SecOpsClient } from "../../client/client";
 import { SecOpsInputError } from "../../client/errors";
 import { closest } from "../../client/options";
-import { integrationCount } from "../../functions/get-integration-count";
-import { caseThreatIndicators } from "../../functions/get-case-threat-indicators";
+import { FUNCTIONS } from "../../functions/registry";
 import { hideInErrors, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
 import { fromStruct, messages, toStruct } from "./messages";
@@ -22,30 +21,13 @@ export interface NativeFunction {
   call(client: SecOpsClient, args: Bag): Promise<unknown>;
 }
 
-/** Every function the plugin serves, by token. */
-export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = {
-  "secops:index:getIdentity": { args: [], call: (c) => c.getIdentity() },
-  "secops:index:getIntegrationCount": {
-    args: [
-      "size",
-      "page",
-      "filter",
-      "search",
-      "orderBy",
-      "sortDirection",
-      "includeDisabled",
-      "healthStatus",
-      "ids",
-      "integrationTypes",
-      "serviceProviderScope",
-    ],
-    call: (c, a) => integrationCount(c, a),
-  },
-  "secops:index:getCaseThreatIndicators": {
-    args: ["caseId", "sortDirection"],
-    call: (c, a) => caseThreatIndicators(c, a as never),
-  },
-};
+/** Every function the plugin serves, by token (from the data sources' definitions). */
+export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = Object.fromEntries(
+  FUNCTIONS.map((f) => [
+    f.token,
+    { args: Object.keys(f.inputs?.properties ?? {}), call: (c, a) => f.call(c, a) },
+  ]),
+);
 
 function unknownArgument(fn: NativeFunction, args: Bag): SecOpsInputError | undefined {
   for (const key of Object.keys(args)) {

@@ -1,0 +1,15 @@
+/**
+ * Every data source the provider has, by its definition: what the plugin serves as invokes and what
+ * `npm run build` writes into the package schema.
+ */
+import type { FunctionDefinition } from "../resources/definition";
+import * as identity from "./get-identity";
+import * as integrationCount from "./get-integration-count";
+import * as caseThreatIndicators from "./get-case-threat-indicators";
+
+/** The data sources, in the order the schema lists them. */
+export const FUNCTIONS: readonly FunctionDefinition[] = [
+  identity.definition,
+  integrationCount.definition,
+  caseThreatIndicators.definition,
+];
