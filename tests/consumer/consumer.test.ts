@@ -74,10 +74,12 @@ const npm = (args: string[], cwd: string) =>
     env: { ...process.env, npm_config_update_notifier: "false" },
   });
 
-test("the tarball holds dist, the bins, README and LICENSE; no tests, sources or source maps", () => {
+test("the tarball holds dist, the bins, README, docs and LICENSE; no tests, sources or source maps", () => {
   const files = packed.files.map((f) => f.path).sort();
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js"]));
+  // The pages errors point at (docs/assumptions.md) are installed with the package.
+  expect(files).toContain("docs/assumptions.md");
   for (const bin of Object.values<string>(pkg.bin)) expect(files).toContain(bin);
   // The plugin's one-file bundle, which bin/pulumi-resource-secops runs; never the release archive.
   expect(files).toContain("dist/plugin/pulumi-resource-secops.js");
@@ -95,7 +97,7 @@ test("the tarball holds dist, the bins, README and LICENSE; no tests, sources or
   expect(
     files.filter(
       (f) =>
-        !/^(dist\/.*\.(js|d\.ts)|LICENSE|README\.md|package\.json|schema\.json|bin\/pulumi-resource-secops)$/.test(
+        !/^(dist\/.*\.(js|d\.ts)|docs\/[\w-]+\.md|LICENSE|README\.md|package\.json|schema\.json|bin\/pulumi-resource-secops)$/.test(
           f,
         ),
     ),

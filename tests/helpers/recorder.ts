@@ -64,8 +64,8 @@ export async function startRecorder(): Promise<Recorder> {
       ...r.headers,
     });
     if (r.resetAfter !== undefined) {
-      res.write(body.slice(0, r.resetAfter));
-      setTimeout(() => req.socket.destroy(), 20);
+      // Once the part is handed to the socket, not after a guessed delay.
+      res.write(body.slice(0, r.resetAfter), () => req.socket.destroy());
       return;
     }
     if (r.dripMs !== undefined) {
