@@ -57,7 +57,9 @@ export async function startRecorder(): Promise<Recorder> {
       req.socket.destroy();
       return;
     }
-    if (r.delayMs) await new Promise((d) => setTimeout(d, r.delayMs));
+    // Unref'd, as the simulator's latency: a reply still waiting when its test has ended (the client
+    // gave up first) never keeps the jest worker alive ("failed to exit gracefully").
+    if (r.delayMs) await new Promise((d) => setTimeout(d, r.delayMs).unref());
     const body = r.text ?? (r.json === undefined ? "" : JSON.stringify(r.json));
     res.writeHead(r.status, {
       "content-type": r.text !== undefined ? "text/html" : "application/json",
@@ -72,7 +74,7 @@ export async function startRecorder(): Promise<Recorder> {
       for (const ch of body) {
         if (res.destroyed) return;
         res.write(ch);
-        await new Promise((d) => setTimeout(d, r.dripMs));
+        await new Promise((d) => setTimeout(d, r.dripMs).unref());
       }
     }
     res.end(r.dripMs !== undefined ? undefined : body);
