@@ -62,7 +62,7 @@ function seaNode() {
 /** Builds the executable into `dir` and checks that it answers --version with no Node on the PATH. */
 async function buildExecutable(node, dir) {
   const bundled = join(dir, "pulumi-resource-secops.js");
-  await bundle({ outfile: bundled });
+  await bundle({ outfile: bundled, split: false });
   const base = join(dir, "node-base");
   copyFileSync(node, base);
   chmodSync(base, 0o755);
