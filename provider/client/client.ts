@@ -3,6 +3,7 @@
  * request (SECOPS_INVALID_INPUT naming the field); responses are validated against the schemas
  * (SECOPS_RESPONSE_INVALID naming the JSON path). Transport concerns live in http.ts.
  */
+import { shared } from "./cancellation";
 import type { Readable } from "node:stream";
 import type { z } from "zod";
 import { ErrorCodes, SecOpsInputError, SecOpsResponseError, isSecOpsError } from "./errors";
@@ -59,7 +60,7 @@ export class SecOpsClient {
 
   /** The identity, looked up once per client and cached (a failed lookup is not cached). */
   identity(): Promise<Identity> {
-    this.#identityCache ??= this.getIdentity().catch((err: unknown) => {
+    this.#identityCache ??= shared(() => this.getIdentity()).catch((err: unknown) => {
       this.#identityCache = undefined;
       throw err;
     });

@@ -3,6 +3,7 @@
  * transport failure into the network or timeout class, a write that may have landed into the
  * ambiguous class. Split from http.ts, which owns the sending and the retry loop.
  */
+import { CancelledBeforeSend } from "./cancellation";
 import type { Dispatcher } from "undici";
 import { apiErrorBody, readCapped } from "./body";
 import {
@@ -100,6 +101,11 @@ export function ambiguous(spec: FailedRequest, what: string, cause: unknown): Se
 /** Maps a thrown transport failure to the error the caller sees. */
 export function transportError(spec: FailedRequest, err: unknown, timeoutMs: number): SecOpsError {
   if (err instanceof SecOpsError) return err;
+  if (err instanceof CancelledBeforeSend)
+    return new SecOpsNetworkError(`${spec.method} ${spec.path}: ${err.message} (not sent)`, {
+      method: spec.method,
+      path: spec.path,
+    });
   if (err instanceof SlotTimeout)
     return new SecOpsTimeoutError(`${spec.method} ${spec.path}: ${err.message} (not sent)`, {
       method: spec.method,

@@ -4,6 +4,7 @@
  * backoff that honours Retry-After, and redaction. Nothing here knows the API's operations. undici
  * comes through its public entry, or is the caller's own `Dispatcher` (a MockAgent, a proxy agent).
  */
+import { CancelledBeforeSend, cancellation } from "./cancellation";
 import { PassThrough, type Readable } from "node:stream";
 import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
@@ -205,7 +206,8 @@ export class HttpTransport {
         res = await this.attempt(spec, requestId, streaming);
       } catch (err) {
         this.#log?.(spec.method, spec.path, errName(err), attempt, Date.now() - started);
-        if (err instanceof SlotTimeout) throw transportError(spec, err, this.#settings.timeoutMs);
+        if (err instanceof SlotTimeout || err instanceof CancelledBeforeSend)
+          throw transportError(spec, err, this.#settings.timeoutMs);
         if (this.#closed || attempt >= attempts || !(spec.idempotent || failedBeforeSend(err)))
           throw transportError(spec, err, this.#settings.timeoutMs);
         await sleep(backoff(attempt));
@@ -246,9 +248,13 @@ export class HttpTransport {
    */
   private async attempt(spec: RequestSpec, requestId: string, streaming: boolean): Promise<Attempt> {
     const started = Date.now();
-    const release = this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs));
+    const cancel = cancellation();
+    if (cancel?.aborted) throw new CancelledBeforeSend();
+    const release =
+      this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs, cancel));
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
     try {
+      if (cancel?.aborted) throw new CancelledBeforeSend();
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
         "user-agent": this.#userAgent,

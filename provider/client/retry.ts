@@ -2,6 +2,7 @@
  * Retry policy: which failures are retried, and when. Exponential backoff with full jitter
  * (AWS architecture blog), never earlier than the server's Retry-After.
  */
+import { CancelledBeforeSend } from "./cancellation";
 
 /** Statuses worth another attempt: rate limiting and transient gateway/availability failures. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -97,10 +98,10 @@ export class Budget {
    * Waits for a slot, at most `timeoutMs` (then rejects with {@link SlotTimeout}); the returned
    * function gives the slot back (idempotent).
    */
-  async acquire(timeoutMs = Infinity): Promise<() => void> {
+  async acquire(timeoutMs = Infinity, signal?: AbortSignal): Promise<() => void> {
     const now = this.tryAcquire();
     if (now) return now;
-    await this.wait(timeoutMs);
+    await this.wait(timeoutMs, signal);
     return this.releaser();
   }
 
@@ -122,20 +123,27 @@ export class Budget {
     };
   }
 
-  private wait(timeoutMs: number): Promise<void> {
+  /** Waits to be woken with a slot; a timeout or `signal` gives up the place in the queue. */
+  private wait(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      const leave = (err: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", cancelled);
+        const at = this.waiting.indexOf(wake);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(err);
+      };
+      const cancelled = () => leave(new CancelledBeforeSend());
       const wake = () => {
         clearTimeout(timer);
+        signal?.removeEventListener("abort", cancelled);
         resolve();
       };
       const timer = Number.isFinite(timeoutMs)
-        ? setTimeout(() => {
-            const at = this.waiting.indexOf(wake);
-            if (at >= 0) this.waiting.splice(at, 1);
-            reject(new SlotTimeout(timeoutMs));
-          }, timeoutMs)
+        ? setTimeout(() => leave(new SlotTimeout(timeoutMs)), timeoutMs)
         : undefined;
       this.waiting.push(wake);
+      signal?.addEventListener("abort", cancelled, { once: true });
     });
   }
 }

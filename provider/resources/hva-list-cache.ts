@@ -6,6 +6,7 @@
  * writes need no new list; a write whose outcome is unknown drops the list instead.
  */
 import type { SecOpsClient } from "../client/client";
+import { shared } from "../client/cancellation";
 import type { HvaRule } from "../client/types";
 
 /** How long one list serves reads (a refresh's reads arrive as a burst). */
@@ -27,7 +28,8 @@ export class RuleListCache {
   rules(client: SecOpsClient): Promise<Map<string, HvaRule> | undefined> {
     const e = this.#entry;
     if (e && e.client === client && Date.now() - e.at <= this.windowMs) return e.rules;
-    const rules = client.listHvaRules().then(
+    // Shared by the reads of the window: no one caller's cancellation ends it.
+    const rules = shared(() => client.listHvaRules()).then(
       (list) => new Map(list.map((r) => [r.id, r])),
       () => undefined,
     );

@@ -1,4 +1,5 @@
 /** Small concurrency helpers of the resource implementations. */
+import { shared } from "../client/cancellation";
 
 /**
  * Runs tasks with the same key one after another (different keys run side by side). Two creates of
@@ -42,7 +43,8 @@ export class FreshLoad<T> {
   }
 
   private start(): Promise<T> {
-    const p = this.load();
+    // Shared by every caller that arrives meanwhile: no one caller's cancellation ends it.
+    const p = shared(() => this.load());
     this.#inflight = p;
     const done = () => {
       if (this.#inflight === p) this.#inflight = undefined;

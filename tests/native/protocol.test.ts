@@ -302,6 +302,34 @@ describe("the runner's list, as `pulumi do <type> list --all`", () => {
 });
 
 describe("transport", () => {
+  test("a call the engine cancels sends none of its requests still waiting for a slot", async () => {
+    const { raw } = await plugin(sim.apiKeys.client1Admin);
+    const { provider } = proto();
+    const identity = (deadlineMs?: number) =>
+      new Promise<{ code?: number }>((resolve) =>
+        raw.invoke(
+          new provider.InvokeRequest().setTok("secops:index:getIdentity").setArgs(toStruct({})),
+          deadlineMs === undefined ? {} : { deadline: new Date(Date.now() + deadlineMs) },
+          (err) => resolve(err ?? {}),
+        ),
+      );
+    const route = "GET /v1/auth/me";
+    const seen = async () => (await sim.control.stats()).requests[route] ?? 0;
+    // The plugin's client sends at most 8 requests at once: 8 held by the API fill every slot.
+    await sim.control.setFaults([
+      { kind: "latency", method: "GET", path: "/v1/auth/me", latencyMs: 3_000, times: 8 },
+    ]);
+    await sim.control.resetStats();
+    const held = Array.from({ length: 8 }, () => identity());
+    while ((await seen()) < 8) await new Promise((r) => setImmediate(r));
+    // The ninth waits for a slot; its deadline passes long before a slot frees.
+    expect(await identity(200)).toMatchObject({ code: 4 });
+    for (const h of await Promise.all(held)) expect(h).toEqual({});
+    // A call after them is sent (the queue is first in, first out: the ninth would have gone first).
+    expect(await identity()).toEqual({});
+    expect(await seen()).toBe(9);
+  });
+
   test("a method the plugin does not implement is UNIMPLEMENTED (the engine falls back on that code)", async () => {
     const { p } = await plugin(sim.apiKeys.client1Admin);
     const { grpc } = proto();

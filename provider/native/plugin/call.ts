@@ -3,6 +3,7 @@
  * a failure becomes a gRPC status without the key or the call's secret values.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
+import { withCancellation } from "../../client/cancellation";
 import { RpcFailure, toStatus } from "./errors";
 import { currentCall, type ProviderInstance } from "./instance";
 import { proto } from "./proto";
@@ -22,8 +23,19 @@ function callError(err: unknown, secrets: ReadonlySet<string>): CallError {
   return { code: status.code, details: status.message, metadata };
 }
 
-/** Runs `handler` for `request`; rejects with a {@link CallError}. */
-export function runCall(instance: ProviderInstance, request: unknown, handler: Handler): Promise<Message> {
+/**
+ * Runs `handler` for `request`; rejects with a {@link CallError}. The requests it makes to the API
+ * end with `call`: once the engine cancels it, those not yet sent are never sent
+ * (client/cancellation.ts).
+ */
+export function runCall(
+  instance: ProviderInstance,
+  call: grpcTypes.ServerUnaryCall<unknown, unknown>,
+  handler: Handler,
+): Promise<Message> {
+  const request = call.request;
+  const cancelled = new AbortController();
+  call.once("cancelled", () => cancelled.abort());
   const getUrn = (request as { getUrn?: () => string }).getUrn;
   const urn = typeof getUrn === "function" ? getUrn.call(request) : "";
   const secrets = new Set<string>();
@@ -31,9 +43,11 @@ export function runCall(instance: ProviderInstance, request: unknown, handler: H
     if (instance.cancelled) throw new RpcFailure("FAILED_PRECONDITION", "secops: the provider was cancelled");
     return ((await handler(request as never)) ?? new (proto().empty.Empty)()) as Message;
   };
-  return currentCall.run({ urn, secrets }, run).catch((err: unknown) => {
-    throw callError(err, secrets);
-  });
+  return withCancellation(cancelled.signal, () => currentCall.run({ urn, secrets }, run)).catch(
+    (err: unknown) => {
+      throw callError(err, secrets);
+    },
+  );
 }
 
 /** A unary grpc-js handler around {@link runCall}. */
@@ -42,7 +56,7 @@ export function unary(
   handler: Handler,
 ): grpcTypes.handleUnaryCall<unknown, Message> {
   return (call, callback) => {
-    runCall(instance, call.request, handler).then(
+    runCall(instance, call, handler).then(
       (res) => callback(null, res),
       (err: CallError) => callback(err, null),
     );

@@ -50,7 +50,7 @@ async function answers(instance: ProviderInstance, req: providerPb.ListRequest):
 export function list(instance: ProviderInstance): grpcTypes.handleServerStreamingCall<unknown, Message> {
   return (call) => {
     let batch: Message[] = [];
-    runCall(instance, call.request, async (req: providerPb.ListRequest) => {
+    runCall(instance, call, async (req: providerPb.ListRequest) => {
       batch = await answers(instance, req);
       return undefined;
     }).then(
