@@ -3,6 +3,8 @@
  * JavaScript and TypeScript through `require` (the cache entry dropped first); TypeScript transpiled
  * by the program's own `typescript` when it has the JS API (5.x, 6.x), else (TypeScript 7, the native
  * compiler, has none) stripped of types by Node itself and imported as a module under a fresh URL.
+ * Node then reads the file as a module only if the program's package.json says `"type": "module"`;
+ * without it Node warns (MODULE_TYPELESS_PACKAGE_JSON) that it parsed the file twice.
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -18,28 +20,9 @@ const importModule = new Function("specifier", "return import(specifier)") as (s
 let evaluation = 0;
 const MARK = "?secops-evaluation=";
 
-/**
- * A program's package.json rarely says `"type"`, so Node, finding module syntax in the stripped file,
- * warns (MODULE_TYPELESS_PACKAGE_JSON) at each evaluation that it parsed it twice. That warning is
- * dropped for the runner's own evaluation URLs only; every other warning still reaches stderr.
- */
-function quietTypelessWarning(): void {
-  const host = process as unknown as Record<symbol, boolean>;
-  const installed = Symbol.for("pulumi-secops.quiet-typeless");
-  if (host[installed]) return;
-  host[installed] = true;
-  const emit = process.emitWarning.bind(process) as (...a: unknown[]) => void;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    const text = typeof warning === "string" ? warning : warning?.message;
-    if (typeof text === "string" && text.startsWith("Module type of ") && text.includes(MARK)) return;
-    return emit(warning, ...rest);
-  }) as typeof process.emitWarning;
-}
-
 /** The program's module: its exports (a module namespace when Node stripped the types). */
 export async function loadProgram(file: string): Promise<unknown> {
   if (file.endsWith(".ts") && typeScriptLoader(dirname(file)) === "strip") {
-    quietTypelessWarning();
     return importModule(`${pathToFileURL(file).href}${MARK}${++evaluation}`);
   }
   delete require.cache[file];

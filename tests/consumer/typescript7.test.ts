@@ -61,7 +61,14 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "secops-ts7-"));
   writeFileSync(
     join(work, "package.json"),
-    JSON.stringify({ name: "ts7-program", private: true, devDependencies: { typescript: TS7 } }),
+    // "type": "module": Node strips the types of program.ts and reads it as a module, without warning
+    // that it had to guess (MODULE_TYPELESS_PACKAGE_JSON); run.cjs stays CommonJS.
+    JSON.stringify({
+      name: "ts7-program",
+      private: true,
+      type: "module",
+      devDependencies: { typescript: TS7 },
+    }),
   );
   const install = await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], work);
   if (install.code !== 0) throw new Error(`npm install typescript@${TS7} failed:\n${install.stderr}`);
@@ -126,7 +133,7 @@ export const rule = new HvaAutomationRule("ts7-rule", args).search;
 `,
   );
   writeFileSync(
-    join(work, "run.js"),
+    join(work, "run.cjs"),
     `const { LifecycleRunner } = require("pulumi-secops/testing");
 const [url, key] = process.argv.slice(2);
 const runner = (prefix) => new LifecycleRunner({ program: __dirname + "/program.ts", programDir: __dirname,
@@ -153,7 +160,7 @@ const runner = (prefix) => new LifecycleRunner({ program: __dirname + "/program.
     (await sim.control.state()).rules.filter((r) => String(r.search).startsWith("ts7")).map((r) => r.search);
   // Without Node's experimental warnings (Node 22's type stripping, Node 26's FFI: see NO_EXPERIMENTAL_WARNING),
   // nothing may reach stderr.
-  const argv = [NO_EXPERIMENTAL_WARNING, join(work, "run.js"), sim.url, sim.apiKeys.admin];
+  const argv = [NO_EXPERIMENTAL_WARNING, join(work, "run.cjs"), sim.url, sim.apiKeys.admin];
   const r = await exec(process.execPath, argv, work);
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
   const out = JSON.parse(r.stdout);

@@ -57,3 +57,20 @@ export function loadSerializedProvider(
   runInNewContext(text, sandbox);
   return { provider: sandbox.exports.handler!(), required };
 }
+
+/**
+ * Resolves once the mocks have seen each resource registered (its URN resolves after `newResource`
+ * answered) and each Output has a value: an event to wait on, not a guessed delay.
+ */
+export async function allRegistered(
+  ...things: Array<pulumi.Resource | pulumi.Output<unknown>>
+): Promise<void> {
+  await Promise.all(
+    things.map(
+      (t) =>
+        new Promise<void>((resolve) =>
+          (pulumi.Output.isInstance(t) ? t : (t as pulumi.Resource).urn).apply(() => resolve()),
+        ),
+    ),
+  );
+}

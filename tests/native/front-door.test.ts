@@ -12,6 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as native from "pulumi-secops/native";
 import { linkPackage } from "pulumi-secops/testing";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { allRegistered } from "../helpers/mocks";
 import { ROOT, built, run } from "../helpers/spawn";
 
 built("testing/index.js");
@@ -137,9 +138,10 @@ describe("under mocks", () => {
         Object.keys(props).map((k) => [k, k === "baseUrl" ? "https://api.example.com" : "x"]),
       );
     const provider = new native.Provider("all", all(schema.provider));
+    const made: Array<pulumi.Resource | pulumi.Output<unknown>> = [provider];
     for (const token of Object.keys(schema.resources)) {
       const cls = exported[nameOf(token)] as new (n: string, a: object, o: object) => pulumi.CustomResource;
-      new cls(`all-${nameOf(token)}`, all(schema.resources[token]), { provider });
+      made.push(new cls(`all-${nameOf(token)}`, all(schema.resources[token]), { provider }));
     }
     for (const token of Object.keys(schema.functions)) {
       const args = all(schema.functions[token], schema.functions[token].inputs?.properties);
@@ -147,13 +149,13 @@ describe("under mocks", () => {
       const fnOutput = exported[`${nameOf(token)}Output`] as (a: object, o: object) => pulumi.Output<unknown>;
       if (nameOf(token) === "getIdentity") {
         await (fn as unknown as (o: object) => Promise<unknown>)({ provider });
-        (fnOutput as unknown as (o: object) => unknown)({ provider });
+        made.push((fnOutput as unknown as (o: object) => pulumi.Output<unknown>)({ provider }));
       } else {
         await fn(args, { provider });
-        fnOutput(args, { provider });
+        made.push(fnOutput(args, { provider }));
       }
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await allRegistered(...made);
     expect(reached).toEqual(
       expect.arrayContaining([
         "pulumi:providers:secops::all",

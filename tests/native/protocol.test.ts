@@ -304,11 +304,12 @@ describe("the runner's list, as `pulumi do <type> list --all`", () => {
 describe("transport", () => {
   test("a call the engine cancels sends none of its requests still waiting for a slot", async () => {
     const { raw } = await plugin(sim.apiKeys.client1Admin);
-    const { provider } = proto();
+    const { grpc, provider } = proto();
     const identity = (deadlineMs?: number) =>
       new Promise<{ code?: number }>((resolve) =>
         raw.invoke(
           new provider.InvokeRequest().setTok("secops:index:getIdentity").setArgs(toStruct({})),
+          new grpc.Metadata(),
           deadlineMs === undefined ? {} : { deadline: new Date(Date.now() + deadlineMs) },
           (err) => resolve(err ?? {}),
         ),

@@ -10,6 +10,7 @@ import * as native from "pulumi-secops/native";
 import { NATIVE_RESOURCES } from "../../provider/native/plugin/resources";
 import { NATIVE_FUNCTIONS } from "../../provider/native/plugin/invoke";
 import { CONFIG_PROPERTIES } from "../../provider/native/plugin/config-rpcs";
+import { allRegistered } from "../helpers/mocks";
 import { ROOT } from "../helpers/spawn";
 
 interface Spec {
@@ -122,7 +123,7 @@ describe("the SDK agrees with the schema (under setMocks)", () => {
       },
       { provider },
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await allRegistered(provider, rule, user);
     const byType = (t: string) => registered.find((x) => x.type === t)!;
     expect(sorted(byType("pulumi:providers:secops").inputs)).toEqual([...CONFIG_PROPERTIES].sort());
     for (const [token, resource] of [

@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as native from "pulumi-secops/native";
 import { VERSION } from "pulumi-secops";
 import { requireInputs, resourceOptsDefaults } from "../../provider/native/utilities";
+import { allRegistered } from "../helpers/mocks";
 import { ROOT } from "../helpers/spawn";
 
 interface Spec {
@@ -152,15 +153,16 @@ test("Provider: the package name as __pulumiType, isInstance, an Output per sche
 
 test("every registration and invoke carries the package version by default; an explicit one wins", async () => {
   seen.length = 0;
-  new native.HvaAutomationRule("versioned", { field: "name", search: "v-*" });
-  new native.DirectoryUserSettings("versioned-user", { directoryUserId: "du-1" });
-  new native.Provider("versioned-provider", {});
-  new native.HvaAutomationRule("pinned", { field: "name", search: "p-*" }, { version: "9.9.9" });
+  const made = [
+    new native.HvaAutomationRule("versioned", { field: "name", search: "v-*" }),
+    new native.DirectoryUserSettings("versioned-user", { directoryUserId: "du-1" }),
+    new native.Provider("versioned-provider", {}),
+    new native.HvaAutomationRule("pinned", { field: "name", search: "p-*" }, { version: "9.9.9" }),
+  ];
   await native.getIdentity();
   await native.getIntegrationCount({});
   await native.getCaseThreatIndicators({ caseId: "c" });
-  await new Promise<void>((resolve) => native.getIdentityOutput().apply(() => resolve()));
-  await new Promise((r) => setTimeout(r, 50));
+  await allRegistered(...made, native.getIdentityOutput());
   const v = (what: string) => seen.filter((s) => s.what === what).map((s) => s.version);
   expect(v("secops:index:HvaAutomationRule")).toEqual([VERSION, "9.9.9"]);
   expect(v("secops:index:DirectoryUserSettings")).toEqual([VERSION]);

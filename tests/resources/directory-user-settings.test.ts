@@ -3,7 +3,7 @@ import { DirectoryUserSettings } from "pulumi-secops";
 import { provider as implementation } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
-import { installMocks, valueOf } from "../helpers/mocks";
+import { allRegistered, installMocks } from "../helpers/mocks";
 const provider = asHost(implementation);
 
 type Outs = Record<string, unknown> & { previousValues: Record<string, boolean | null> };
@@ -236,8 +236,11 @@ describe("strict-spec: no GET route", () => {
 
 test("setMocks program: type token, inputs, thin shim", async () => {
   const seen = await installMocks();
-  const r = new DirectoryUserSettings("ada", { directoryUserId: "du-1", needsChatOpsWelcome: false });
-  expect(await valueOf(r.directoryUserId)).toBe("du-1");
+  const args = { directoryUserId: "du-1", needsChatOpsWelcome: false };
+  const r = new DirectoryUserSettings("ada", args);
+  await allRegistered(r);
+  // The caller's args are left as they were (the class spreads them; Pulumi adds __provider).
+  expect(args).toEqual({ directoryUserId: "du-1", needsChatOpsWelcome: false });
   expect(seen[0].type).toBe("pulumi-nodejs:dynamic/secops:DirectoryUserSettings");
   expect(seen[0].inputs).toMatchObject({ directoryUserId: "du-1", needsChatOpsWelcome: false });
   expect(seen[0].inputs).not.toHaveProperty("credentialsExposed");
