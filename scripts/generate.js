@@ -8,12 +8,13 @@
  *   provider/dynamic/<resource>.ts   the dynamic classes, and provider/dynamic/index.ts
  *   docs/resource-reference.md       the resources' input tables
  * Generated TypeScript is compiled again when it changed. `--check` writes nothing and fails, naming
- * the files, when a committed file differs from what the definitions say (a test and CI run it).
+ * the files, when a file differs from what the definitions say (tests/unit/generated.test.ts runs it;
+ * CI fails when the build leaves a generated file changed or new in `git status`).
  */
 "use strict";
 const { execFileSync } = require("node:child_process");
 const { existsSync, readFileSync, writeFileSync } = require("node:fs");
-const { join, relative } = require("node:path");
+const { join } = require("node:path");
 
 const ROOT = join(__dirname, "..");
 const prettier = require("prettier");
@@ -35,7 +36,7 @@ async function files({ RESOURCES }, { FUNCTIONS }, codegen) {
     out.set(`provider/native/${codegen.fileNameOf(d.name)}.ts`, codegen.nativeClass(d));
     out.set(`provider/dynamic/${codegen.fileNameOf(d.name)}.ts`, codegen.dynamicClass(d));
   }
-  out.set("provider/native/index.ts", nativeIndex(defs, codegen));
+  out.set("provider/native/index.ts", nativeIndex(defs, FUNCTIONS, codegen));
   out.set("provider/dynamic/index.ts", dynamicIndex(defs, codegen));
   out.set("docs/resource-reference.md", resourcesDoc(defs, codegen));
   for (const [path, text] of out) {
@@ -56,7 +57,8 @@ function prettierOptions() {
 const exportsOf = (defs, codegen) =>
   defs.map((d) => `export { ${d.name}, type ${d.name}Args } from "./${codegen.fileNameOf(d.name)}";`);
 
-function nativeIndex(defs, codegen) {
+function nativeIndex(defs, functions, codegen) {
+  const fns = functions.flatMap((f) => [f.name, `${f.name}Output`]).sort();
   return `// ${codegen.GENERATED}
 /**
  * \`pulumi-secops/native\`: the SDK of the native provider plugin \`pulumi-resource-secops\`, what
@@ -65,14 +67,7 @@ function nativeIndex(defs, codegen) {
  */
 export { Provider, type ProviderArgs } from "./provider";
 ${exportsOf(defs, codegen).join("\n")}
-export {
-  getCaseThreatIndicators,
-  getCaseThreatIndicatorsOutput,
-  getIdentity,
-  getIdentityOutput,
-  getIntegrationCount,
-  getIntegrationCountOutput,
-} from "./functions";
+export { ${fns.join(", ")} } from "./functions";
 `;
 }
 
@@ -107,8 +102,10 @@ async function main() {
     require(join(ROOT, "dist", "functions", "registry.js")),
     require(join(dist, "codegen.js")),
   );
+  // `--check --against <dir>` compares with the copies in <dir> (a test's), else with the checkout.
+  const at = process.argv.includes("--against") ? process.argv[process.argv.indexOf("--against") + 1] : ROOT;
   const stale = [...generated].filter(
-    ([path, text]) => !existsSync(join(ROOT, path)) || readFileSync(join(ROOT, path), "utf8") !== text,
+    ([path, text]) => !existsSync(join(at, path)) || readFileSync(join(at, path), "utf8") !== text,
   );
   if (check) {
     if (stale.length === 0) return;
@@ -127,8 +124,7 @@ async function main() {
         stdio: "inherit",
       },
     );
-  } else if (stale.length)
-    console.error(`generate: wrote ${stale.map(([p]) => relative(ROOT, join(ROOT, p))).join(", ")}`);
+  } else if (stale.length) console.error(`generate: wrote ${stale.map(([p]) => p).join(", ")}`);
 }
 
 main().catch((err) => {

@@ -1,22 +1,39 @@
 /**
- * Requests made on someone's behalf end with that someone: the plugin runs each gRPC call in the
- * scope of its call's signal, and when the engine cancels the call (its deadline passed, or it went
- * away), the requests of that call still waiting for a connection slot are never sent. A request
- * already sent is left to finish, so its outcome is known (an unknown create outcome is never made
- * here). A load that other callers share runs {@link shared}, outside any one caller's scope.
+ * Requests made on someone's behalf end with that someone: the plugin runs each gRPC call in a scope
+ * of its own, and when the engine cancels the call (its deadline passed, or it went away), the
+ * requests of that call still waiting to be sent are never sent. Once the call has sent a write, the
+ * scope no longer cancels anything: what follows a write (the list that reconciles an ambiguous PUT,
+ * the PATCH that finishes a create) runs to its end, so a write's outcome is always known and
+ * recorded. A load that other callers share runs {@link shared}, outside any one caller's scope.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-const scope = new AsyncLocalStorage<AbortSignal>();
+/** One caller's scope: its cancellation, and whether it has sent a write. */
+interface Scope {
+  signal: AbortSignal;
+  wrote: boolean;
+}
 
-/** Runs `fn` with `signal` as the cancellation of the requests it makes. */
-export const withCancellation = <T>(signal: AbortSignal, fn: () => T): T => scope.run(signal, fn);
+const scope = new AsyncLocalStorage<Scope>();
 
-/** Runs `fn` outside any caller's cancellation: for a load that several callers wait on. */
+/** Runs `fn` with `signal` as the cancellation of the requests it makes (until it sends a write). */
+export const withCancellation = <T>(signal: AbortSignal, fn: () => T): T =>
+  scope.run({ signal, wrote: false }, fn);
+
+/** Runs `fn` outside any caller's scope: for a load that several callers wait on. */
 export const shared = <T>(fn: () => T): T => scope.exit(fn);
 
-/** The cancellation of the current caller, if any. */
-export const cancellation = (): AbortSignal | undefined => scope.getStore();
+/** The current caller's cancellation, while it has sent no write. */
+export function cancellation(): AbortSignal | undefined {
+  const current = scope.getStore();
+  return current && !current.wrote ? current.signal : undefined;
+}
+
+/** Notes that the current caller is sending a write: from now on none of its requests is cancelled. */
+export function sendingWrite(): void {
+  const current = scope.getStore();
+  if (current) current.wrote = true;
+}
 
 /** The caller was cancelled before the request was sent: nothing reached the server. */
 export class CancelledBeforeSend extends Error {

@@ -4,7 +4,7 @@
  * backoff that honours Retry-After, and redaction. Nothing here knows the API's operations. undici
  * comes through its public entry, or is the caller's own `Dispatcher` (a MockAgent, a proxy agent).
  */
-import { CancelledBeforeSend, cancellation } from "./cancellation";
+import { CancelledBeforeSend, cancellation, sendingWrite } from "./cancellation";
 import { PassThrough, type Readable } from "node:stream";
 import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
@@ -255,6 +255,7 @@ export class HttpTransport {
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
     try {
       if (cancel?.aborted) throw new CancelledBeforeSend();
+      if (spec.method !== "GET") sendingWrite();
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
         "user-agent": this.#userAgent,

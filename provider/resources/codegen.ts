@@ -4,7 +4,12 @@
  * "generated, do not edit" first line, as Pulumi providers commit their SDKs), and its input table
  * in the docs. Pure functions of a definition: a test runs them on a toy resource.
  */
-import type { FunctionDefinition, PropertySpec, ResourceDefinition } from "./definition";
+import {
+  dynamicType,
+  type FunctionDefinition,
+  type PropertySpec,
+  type ResourceDefinition,
+} from "./definition";
 
 /** The first line of every generated file. */
 export const GENERATED =
@@ -70,7 +75,8 @@ export function resourceSchema<T extends { id: string }>(
     properties: map(def.outputs),
     required: required(def.outputs),
     ...(list ? { listInputs: list } : {}),
-    aliases: [{ type: "pulumi-nodejs:dynamic:Resource" }],
+    // The type a stack recorded for the dynamic resource: moving to the native one is no replace.
+    aliases: [{ type: dynamicType(def) }],
   };
 }
 
@@ -79,7 +85,8 @@ const lowerFirst = (s: string) => s[0].toLowerCase() + s.slice(1);
 /** The TypeScript type of a property's value. */
 function tsType(spec: PropertySpec): string {
   if (spec.type === "object") return `{ [key: string]: ${spec.valuesOf ?? "unknown"} | null }`;
-  return spec.type;
+  if (spec.type === "array") return `${spec.items === "string" ? "string" : "unknown"}[]`;
+  return spec.type === "integer" ? "number" : spec.type;
 }
 
 /** A TSDoc comment at `indent`, wrapped at 100 characters. */

@@ -241,11 +241,14 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       return false;
     }
     held(props?.teamId, id, props);
+    // The claim is given up only once the rule is gone (or left disabled): a delete that failed keeps
+    // it, so no adoption in this instance takes a rule a resource still holds.
+    const released = <T>(result: T): T => (this.#claimed.delete(id), result);
     try {
       await client.deleteHvaRule(id);
-      return true;
+      return released(true);
     } catch (err) {
-      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return true;
+      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return released(true);
       if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
       await client.setHvaRuleEnabled(id, false).catch((e: unknown) => {
         if (!isSecOpsError(e, ErrorCodes.NOT_FOUND)) throw e;
@@ -254,9 +257,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
         `hva-delete-${id}`,
         `secops: the API offers no route to delete HVA rules; rule ${id} was disabled, not deleted`,
       );
-      return false;
-    } finally {
-      this.#claimed.delete(id);
+      return released(false);
     }
   }
 

@@ -50,8 +50,11 @@ export interface ListPage {
   continuation: string;
 }
 
-/** Results per page when the caller asks for none. */
-export const DEFAULT_PAGE_SIZE = 100;
+/**
+ * Results per page when the caller asks for none: all of them. The API answers a team's list at once,
+ * so every page lists again: a listing that names no page size takes one request.
+ */
+export const DEFAULT_PAGE_SIZE = Infinity;
 
 /** What a continuation token carries: the last id returned, the listing's limit and its count. */
 interface Cursor {

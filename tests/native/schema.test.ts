@@ -7,7 +7,8 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import * as pulumi from "@pulumi/pulumi";
 import * as native from "pulumi-secops/native";
-import { NATIVE_RESOURCES } from "../../provider/native/plugin/resources";
+import { nativeResource } from "../../provider/native/plugin/resources";
+import { RESOURCES } from "../../provider/resources/registry";
 import { NATIVE_FUNCTIONS } from "../../provider/native/plugin/invoke";
 import { CONFIG_PROPERTIES } from "../../provider/native/plugin/config-rpcs";
 import { allRegistered } from "../helpers/mocks";
@@ -64,8 +65,11 @@ test("every resource, function and config property has a description", () => {
 
 test("the schema and the plugin agree on tokens and property names", () => {
   expect(schema.name).toBe("secops");
-  expect(sorted(schema.resources)).toEqual(sorted(NATIVE_RESOURCES));
-  for (const [token, r] of Object.entries(NATIVE_RESOURCES)) {
+  const served = Object.fromEntries(
+    RESOURCES.map(({ definition: d }) => [d.token, nativeResource(d.token)!]),
+  );
+  expect(sorted(schema.resources)).toEqual(sorted(served));
+  for (const [token, r] of Object.entries(served)) {
     expect([token, sorted(schema.resources[token].inputProperties)]).toEqual([token, [...r.inputs].sort()]);
     expect([token, sorted(schema.resources[token].properties)]).toEqual([token, [...r.outputs].sort()]);
   }

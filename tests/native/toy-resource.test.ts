@@ -15,7 +15,6 @@ import { dynamicClass, nativeClass, resourceSchema } from "../../provider/resour
 import { checkInputs, type ResourceDefinition } from "../../provider/resources/definition";
 import { RESOURCES, type RegisteredResource } from "../../provider/resources/registry";
 import { listPage } from "../../provider/resources/listing";
-import { NATIVE_RESOURCES } from "../../provider/native/plugin/resources";
 import { ProviderInstance } from "../../provider/native/plugin/instance";
 import * as rpc from "../../provider/native/plugin/resource-rpcs";
 import { fromStruct, proto, toStruct } from "../../provider/native/plugin/proto";
@@ -31,15 +30,6 @@ beforeAll(async () => {
   // The one registration line (resources/registry.ts), made here so the toy is never shipped.
   const registered: RegisteredResource = { definition: toy, make: (ctx) => new ToyLabelImpl(ctx) };
   (RESOURCES as RegisteredResource[]).push(registered);
-  NATIVE_RESOURCES[toy.token] = {
-    token: toy.token,
-    definition: toy,
-    make: registered.make,
-    inputs: Object.keys(toy.inputs),
-    outputs: Object.keys(toy.outputs),
-    defaults: { active: true },
-    importInputs: toy.importInputs,
-  };
   sim = await createSimulator({ seed: 5 });
   instance = new ProviderInstance(() => undefined);
   instance.configure({ apiKey: sim.apiKeys.client1Admin, baseUrl: sim.url }, () => undefined);
@@ -49,7 +39,6 @@ afterAll(async () => {
     RESOURCES.indexOf(RESOURCES.find((r) => r.definition === toy)!),
     1,
   );
-  delete NATIVE_RESOURCES[toy.token];
   await instance.close();
   await sim.close();
 });
@@ -149,7 +138,7 @@ function req<T>(Type: new () => T, fields: Record<string, unknown>): T {
   return m as T;
 }
 
-test("plugin: Check, Diff, Create, Read and List of the toy, through the plugin's RPCs", async () => {
+test("plugin: the plugin's Check, Diff, Create and Read handlers, and its listing, serve the toy", async () => {
   const { provider } = proto();
   const checked = await rpc.check(
     instance,

@@ -1,19 +1,55 @@
 /**
  * The generated sources (schema.json, the native and dynamic classes, docs/resource-reference.md) are
- * what the resource definitions say: `scripts/generate.js --check` (run by the build too) fails, naming
- * the files, when one was edited by hand or a definition changed without a build.
+ * what the definitions say, each marked as generated; and `scripts/generate.js --check` tells a copy
+ * that differs (a hand edit, or a definition changed without a build) and names it. CI also fails
+ * when the build leaves a generated file changed or new in `git status`.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { ROOT, built, run } from "../helpers/spawn";
 
-test("every generated file matches the definitions and says it is generated", async () => {
-  built("resources/registry.js");
-  const checked = await run(join(ROOT, "scripts", "generate.js"), ["--check"]);
-  expect({ code: checked.code, stderr: checked.stderr }).toEqual({ code: 0, stderr: "" });
-  for (const file of ["provider/native/hva-automation-rule.ts", "provider/dynamic/index.ts"])
-    expect(readFileSync(join(ROOT, file), "utf8").split("\n")[0]).toMatch(/^\/\/ generated .*; do not edit$/);
+const GENERATED = [
+  "schema.json",
+  "provider/native/index.ts",
+  "provider/native/hva-automation-rule.ts",
+  "provider/native/directory-user-settings.ts",
+  "provider/dynamic/index.ts",
+  "provider/dynamic/hva-automation-rule.ts",
+  "provider/dynamic/directory-user-settings.ts",
+  "docs/resource-reference.md",
+];
+
+test("each generated file says so", () => {
+  for (const file of GENERATED.filter((f) => f.endsWith(".ts")))
+    expect([file, readFileSync(join(ROOT, file), "utf8").split("\n")[0]]).toEqual([
+      file,
+      expect.stringMatching(/^\/\/ generated .*; do not edit$/),
+    ]);
+  expect(readFileSync(join(ROOT, "docs/resource-reference.md"), "utf8")).toMatch(/^<!-- generated .* -->/);
   expect(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")).attribution).toMatch(
     /generated .* do not edit/,
   );
+});
+
+test("generate --check accepts the files the definitions give, and names one edited by hand", async () => {
+  built("resources/registry.js");
+  const copy = mkdtempSync(join(tmpdir(), "secops-generated-"));
+  try {
+    for (const file of GENERATED) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(copy, file));
+    }
+    const check = () => run(join(ROOT, "scripts", "generate.js"), ["--check", "--against", copy]);
+    expect(await check()).toMatchObject({ code: 0, stderr: "" });
+    const edited = join(copy, "provider/native/hva-automation-rule.ts");
+    writeFileSync(edited, readFileSync(edited, "utf8").replace("The search text.", "The text."));
+    const refused = await check();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      "generate: out of date with the resource definitions (run npm run build and commit): provider/native/hva-automation-rule.ts\n",
+    );
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 });

@@ -14,7 +14,7 @@ import {
   type ConnectionSettings,
 } from "../../config";
 import type { ResourceContext, ResourceImplementation } from "../../resources/context";
-import { NATIVE_RESOURCES, type Bag } from "./resources";
+import { nativeResource, type Bag } from "./resources";
 
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
 export type PluginLog = (severity: "info" | "warning" | "error", message: string, urn?: string) => void;
@@ -188,7 +188,7 @@ export class ProviderInstance implements ResourceContext {
   /** The implementation of a resource type for this instance, or undefined for an unknown token. */
   implementation(token: string): ResourceImplementation<Bag, Bag> | undefined {
     let impl = this.#impls.get(token);
-    const type = NATIVE_RESOURCES[token];
+    const type = nativeResource(token);
     if (!impl && type) {
       impl = type.make(this);
       this.#impls.set(token, impl);

@@ -33,11 +33,11 @@ async function answers(instance: ProviderInstance, req: providerPb.ListRequest):
     continuation: req.getContinuationToken(),
   };
   if (holdsUnknown(query)) {
-    checkListRequest({ ...page, query: {} });
+    // The keys are known even when a value is not: an unknown key is refused all the same.
+    checkListRequest({ ...page, query: Object.fromEntries(Object.keys(query).map((k) => [k, undefined])) });
     return [new R().setComputed(new R.Computed())];
   }
-  const client = await instance.client();
-  const { results, continuation } = await listPage(client, page);
+  const { results, continuation } = await instance.guard(async () => listPage(await instance.client(), page));
   const out: Message[] = results.map(({ id, name }) =>
     new R().setResult(new R.Result().setId(id).setName(name)),
   );

@@ -12,12 +12,12 @@ import { diffResponse } from "./diff";
 import { RpcFailure } from "./errors";
 import { fromStruct, messages, toStruct } from "./messages";
 import { outputOnlyGiven } from "../../resources/definition";
-import { NATIVE_RESOURCES, typeOfUrn, type Bag, type NativeResource } from "./resources";
+import { nativeResource, typeOfUrn, type Bag, type NativeResource } from "./resources";
 import { unwrap, wrap, UNKNOWN } from "./wire";
 
 function resolve(instance: ProviderInstance, urn: string, type?: string) {
   const token = type || typeOfUrn(urn);
-  const resource = NATIVE_RESOURCES[token];
+  const resource = nativeResource(token);
   const impl = instance.implementation(token);
   if (!resource || !impl)
     throw new RpcFailure(

@@ -24,21 +24,21 @@ export interface NativeResource {
   importInputs(outputs: Bag): Bag;
 }
 
-/** Every resource the plugin serves, by token. */
-export const NATIVE_RESOURCES: Record<string, NativeResource> = Object.fromEntries(
-  RESOURCES.map(({ definition, make }) => [
-    definition.token,
-    {
-      token: definition.token,
-      definition,
-      make,
-      inputs: Object.keys(definition.inputs),
-      outputs: Object.keys(definition.outputs),
-      defaults: defaultsOf(definition),
-      importInputs: (o: Bag) => definition.importInputs(o),
-    },
-  ]),
-);
+/** The resource the plugin serves for `token`, made from its definition; undefined for another token. */
+export function nativeResource(token: string): NativeResource | undefined {
+  const found = RESOURCES.find((r) => r.definition.token === token);
+  if (!found) return undefined;
+  const { definition, make } = found;
+  return {
+    token,
+    definition,
+    make,
+    inputs: Object.keys(definition.inputs),
+    outputs: Object.keys(definition.outputs),
+    defaults: defaultsOf(definition),
+    importInputs: (o: Bag) => definition.importInputs(o),
+  };
+}
 
 /** The resource type of a URN (`urn:pulumi:stack::project::type::name`). */
 export function typeOfUrn(urn: string): string {

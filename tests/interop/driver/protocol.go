@@ -522,8 +522,8 @@ func listRefusals(ctx context.Context, h *harness) error {
 	if err == nil {
 		return failf("List with a key no team has ended OK with %d results", len(a.results))
 	}
-	if s := status.Convert(err); s.Code() != codes.Unknown || !strings.Contains(s.Message(), "(401)") {
-		return failf("List with a key no team has failed with %v, want UNKNOWN with details containing \"(401)\"", err)
+	if s := status.Convert(err); s.Code() != codes.InvalidArgument || !strings.Contains(s.Message(), "its apiKey is not a valid key") || !strings.Contains(s.Message(), "answered 401") {
+		return failf("List with a key no team has failed with %v, want INVALID_ARGUMENT naming the refused apiKey (401)", err)
 	}
 	for _, l := range h.engine.logged() {
 		if strings.Contains(l.Message, "sk_not_a_key_of_any_team") {
