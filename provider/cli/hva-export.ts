@@ -112,9 +112,10 @@ async function exported(
     throw new UsageError(
       `--state ${o.state}: the stack manages its rules through explicit native providers, which a dynamic program cannot use: add --native (or --format import)`,
     );
-  const held = heldRuleIds(resources);
+  const live = await listRules(api);
+  const held = heldRuleIds(resources, live);
   const rules = adoptionNames(
-    (await listRules(api)).filter((r) => !held.has(r.id)),
+    live.filter((r) => !held.has(r.id)),
     resources,
   );
   if (!explicit) return { rules };

@@ -8,6 +8,7 @@ import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
 import { listObjects } from "../resources/listing";
 import { namedRules } from "../resources/hva-names";
+import { pendingRecordOf, sameRule } from "../resources/hva-reconcile";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
 import type { ManagedResource } from "./state";
 
@@ -31,13 +32,23 @@ export interface StateProvider {
 /** A resource's name: the last part of its URN. */
 export const nameOf = (urn: string) => urn.split("::").slice(3).join("::") || urn;
 
-/** The ids of the rules the state's resources hold (either front-end's). */
-export function heldRuleIds(resources: readonly ManagedResource[]): Set<string> {
-  return new Set(
-    resources
-      .filter((r) => r.kind === "HvaAutomationRule" && !r.id.startsWith(PENDING_ID_PREFIX))
-      .map((r) => r.id),
-  );
+/**
+ * The ids of the live `rules` that the state's resources hold (either front-end's): their own ids,
+ * and for a create whose outcome was unknown (a pending id), every rule of its field and search that
+ * its proof (the rules that existed before its PUT) does not exclude: one of them may be the rule it
+ * made, which its next up or destroy settles. None of them is offered for adoption, so an adopted
+ * rule is never also deleted by that settling.
+ */
+export function heldRuleIds(resources: readonly ManagedResource[], rules: readonly HvaRule[]): Set<string> {
+  const mine = resources.filter((r) => r.kind === "HvaAutomationRule");
+  const held = new Set(mine.filter((r) => !r.id.startsWith(PENDING_ID_PREFIX)).map((r) => r.id));
+  for (const r of mine.filter((m) => m.id.startsWith(PENDING_ID_PREFIX))) {
+    const before = new Set(pendingRecordOf(r.outputs)?.before ?? []);
+    for (const rule of rules)
+      if (sameRule(rule, r.outputs as { field: string; search: string }) && !before.has(rule.id))
+        held.add(rule.id);
+  }
+  return held;
 }
 
 /** Whether the state's secops resources go through explicit providers (rather than the default one). */

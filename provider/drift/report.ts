@@ -115,7 +115,6 @@ function place(
 /** What checking a team's rules needs from the whole state. */
 interface StateView {
   resources: ManagedResource[];
-  held: Set<string>;
   ignore: IgnoreRule[];
 }
 
@@ -182,9 +181,10 @@ async function checkKind(
 
 /** The live rules no resource holds, less the ignored ones, each with its import line. */
 function unmanagedRules(team: TeamDrift, rules: HvaRule[], view: StateView, adopt: string) {
+  const held = heldRuleIds(view.resources, rules);
   const loose: HvaRule[] = [];
   for (const rule of rules) {
-    if (view.held.has(rule.id)) continue;
+    if (held.has(rule.id)) continue;
     const reason = ignoredBy(view.ignore, rule);
     if (reason !== undefined) team.ignored.push({ id: rule.id, reason });
     else loose.push(rule);
@@ -249,7 +249,7 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     const only = byTeam.size === 1 ? [...byTeam.keys()][0] : "";
     const teamOfResource = (r: ManagedResource) => r.teamId ?? only;
     const teamIds = [...new Set([...byTeam.keys(), ...real.map(teamOfResource)])].sort();
-    const view: StateView = { resources, held: heldRuleIds(resources), ignore: options.ignore ?? [] };
+    const view: StateView = { resources, ignore: options.ignore ?? [] };
     const twice = heldTwice(real);
     const teams: TeamDrift[] = [];
     for (const [i, teamId] of teamIds.entries()) {
