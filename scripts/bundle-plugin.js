@@ -7,8 +7,9 @@
  *   dist/plugin/secops-undici.js           undici, required with the plugin's first API request
  *   dist/plugin/secops-zod.js              zod, required with the first check of an input or answer
  * undici and zod are 2.1 of 3.9 MB of the whole: kept out of the start file, they are not read and
- * compiled by a plugin that only starts and is configured (`npm run bench`: start 0.91x -> 0.64x of
- * Pulumi's Node.js provider host, idle memory 0.96x -> 0.85x, Node 22). The release archive's single
+ * compiled by a plugin that only starts and is configured (`npm run bench` at 7e9edf1 on the 2-core
+ * CI machine, Node 22.23: start 0.91x -> 0.64x of Pulumi's Node.js provider host, idle memory
+ * 0.96x -> 0.85x). The release archive's single
  * executable (scripts/package-plugin.js) embeds one file holding all of it: `bundle({ split: false })`.
  * grpc-js and google-protobuf are taken from @pulumi/pulumi's own folder, as its stubs' are, so the
  * stubs and the server share one instance of each. The program SDK (`@pulumi/pulumi` itself) is never

@@ -1,15 +1,11 @@
 /**
  * Machinery shared by every resource implementation: pending ids, Pulumi's partial-failure error,
- * check helpers and the 403 explanation.
+ * the team check and the 403 explanation (checks come from the definitions: ./definition.ts).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { ErrorCodes, SecOpsApiError, SecOpsError, SecOpsSafetyError, isSecOpsError } from "../client/errors";
 import { roles } from "../client/routes";
-import { closest } from "../client/options";
-
-/** The value Pulumi sends for an input that is unknown during preview. */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { UNKNOWN } from "./definition";
 
 /** The properties of `o` that hold a value (neither undefined nor null). */
 export const definedOnly = (o: Record<string, unknown>): Record<string, unknown> =>
@@ -56,71 +52,6 @@ export function partialFailure(
   err.properties = { ...properties, __provider: inputs.__provider };
   err.reasons = [reason];
   return err;
-}
-
-/** A check failure list builder. */
-export class Failures {
-  readonly list: pulumi.dynamic.CheckFailure[] = [];
-
-  /**
-   * Inputs must be an object, and every property a known input: a misspelt name is named, with the
-   * closest known one, instead of being silently ignored. Returns false when `news` is not an object.
-   */
-  known(news: unknown, resource: string, names: readonly string[]): news is Record<string, unknown> {
-    if (news === null || typeof news !== "object" || Array.isArray(news)) {
-      this.list.push({ property: "", reason: `the inputs of ${resource} must be an object` });
-      return false;
-    }
-    for (const key of Object.keys(news)) {
-      if (key === "__provider" || names.includes(key)) continue;
-      const near = closest(key, names);
-      this.list.push({
-        property: key,
-        reason: `${key} is not an input of ${resource}${near ? `; did you mean ${near}?` : ""}`,
-      });
-    }
-    return true;
-  }
-
-  /** A string no longer than `max` characters (a documented input limit). */
-  maxLength(inputs: Record<string, unknown>, property: string, max: number): void {
-    const v = inputs[property];
-    if (typeof v === "string" && v.length > max)
-      this.list.push({ property, reason: `${property} is ${v.length} characters long; the limit is ${max}` });
-  }
-
-  /** Records a failure for `property` unless the value is a preview unknown. */
-  expect(ok: boolean, property: string, value: unknown, reason: string): void {
-    if (!ok && !isUnknown(value)) this.list.push({ property, reason });
-  }
-
-  /** A required non-empty string without control characters (a NUL byte would be stored as sent). */
-  string(inputs: Record<string, unknown>, property: string): void {
-    const v = inputs[property];
-    this.expect(
-      typeof v === "string" && v.trim() !== "",
-      property,
-      v,
-      `${property} must be a non-empty string`,
-    );
-    // eslint-disable-next-line no-control-regex
-    if (typeof v === "string" && /[\u0000-\u001f\u007f]/.test(v))
-      this.list.push({
-        property,
-        reason: `${property} must not contain control characters (such as NUL or a line break)`,
-      });
-  }
-
-  /** An optional boolean. */
-  optionalBoolean(inputs: Record<string, unknown>, property: string): void {
-    const v = inputs[property];
-    this.expect(
-      v === undefined || v === null || typeof v === "boolean",
-      property,
-      v,
-      `${property} must be a boolean`,
-    );
-  }
 }
 
 /**

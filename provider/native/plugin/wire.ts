@@ -9,7 +9,7 @@ const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SIG_SECRET = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The value the engine sends for an input that is unknown during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN } from "../../resources/definition";
 
 /** True for a secret signature object. */
 export function isSecret(v: unknown): v is { value: unknown } {
