@@ -9,7 +9,7 @@
 import { SecOpsClient } from "./client/client";
 import { SecOpsConfigError } from "./client/errors";
 import { toSettings } from "./client/options";
-import { nodeCrypto } from "./client/lazy";
+import { createHash } from "node:crypto";
 
 /** Connection settings. */
 export interface ConnectionSettings {
@@ -110,10 +110,7 @@ const clients = new Map<string, SecOpsClient>();
 
 /** One shared client per (baseUrl, key). The cache is keyed by a hash, never the key itself. */
 export function clientFor(settings: ConnectionSettings): SecOpsClient {
-  const id = nodeCrypto()
-    .createHash("sha256")
-    .update(`${settings.baseUrl}\n${settings.apiKey}`)
-    .digest("hex");
+  const id = createHash("sha256").update(`${settings.baseUrl}\n${settings.apiKey}`).digest("hex");
   let client = clients.get(id);
   if (!client) {
     client = new SecOpsClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl });

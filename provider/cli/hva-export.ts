@@ -14,7 +14,7 @@ import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
-import { namedRules } from "../resources/hva-names";
+import { namedRules } from "../resources/names";
 import {
   HVA_TOKEN,
   adoptionNames,
@@ -27,7 +27,7 @@ import {
 import { DriftInputError, readManaged, type ManagedResource } from "../drift/state";
 import { UsageError, client, example } from "./common";
 
-export { ruleName } from "../resources/hva-names";
+export { ruleName } from "../resources/names";
 
 /** Rules with the names they are exported under. */
 type Named = Array<{ name: string; rule: HvaRule }>;

@@ -11,7 +11,8 @@ import { VERSION } from "../version";
 import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
 import { SecOpsTimeoutError } from "./errors";
 import { ambiguous, errName, failureOf, transportError, type MissingRoute } from "./failures";
-import { nodeCrypto, undici } from "./lazy";
+import { randomUUID } from "node:crypto";
+import { undici } from "./lazy";
 import { logger, type Log } from "./log";
 import {
   Budget,
@@ -199,7 +200,7 @@ export class HttpTransport {
     const backoff = (attempt: number) =>
       backoffMs(attempt, this.#settings.backoffBaseMs, this.#settings.backoffCapMs);
     // One id for every attempt of this call, so the server (and support) can tie retries together.
-    const requestId = nodeCrypto().randomUUID();
+    const requestId = randomUUID();
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
       let res: Attempt;

@@ -7,7 +7,7 @@
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
 import { listObjects } from "../resources/listing";
-import { namedRules } from "../resources/hva-names";
+import { namedRules } from "../resources/names";
 import { pendingRecordOf, sameRule } from "../resources/hva-reconcile";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
 import type { ManagedResource } from "./state";

@@ -10,7 +10,7 @@ import { isDotSegment } from "../client/ids";
 import type { DirectoryUser } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
-import { slug } from "./hva-names";
+import { slug } from "./names";
 import { assertTeam, cannotImport, definedOnly, explainForbidden, isPendingId, isUnknown } from "./runtime";
 import { dynamicImplementation } from "./shim-target";
 

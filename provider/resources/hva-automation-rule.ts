@@ -10,7 +10,7 @@ import type { HvaRule } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
 import { globRegExp } from "./glob";
-import { ruleName } from "./hva-names";
+import { ruleName } from "./names";
 import {
   assertTeam,
   cannotImport,

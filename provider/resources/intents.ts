@@ -21,7 +21,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { nodeCrypto } from "../client/lazy";
+import { createHash, randomBytes } from "node:crypto";
 
 /** What one create recorded before its PUT. */
 export interface CreateIntent {
@@ -46,10 +46,10 @@ interface Stored extends CreateIntent {
 
 /**
  * This process's token: a pid reused by a later process is not mistaken for this one. Made with the
- * first intent, not at load (node:crypto is loaded with its first use, client/lazy.ts).
+ * first intent.
  */
 let token: string | undefined;
-const processToken = (): string => (token ??= nodeCrypto().randomBytes(6).toString("hex"));
+const processToken = (): string => (token ??= randomBytes(6).toString("hex"));
 
 /** The user's home folder; node:os loads only when it is needed (no SECOPS_INTENT_DIR or PULUMI_HOME). */
 const homeDir = (): string => (require("node:os") as typeof import("node:os")).homedir();
@@ -62,7 +62,7 @@ export function intentDir(env: NodeJS.ProcessEnv = process.env): string {
 
 const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
 const ruleKey = (field: string, search: string) =>
-  nodeCrypto().createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
+  createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
 /**
  * When process `pid` started (Linux: clock ticks since boot, from /proc), "zombie" for one that has

@@ -11,7 +11,7 @@ import type { SecOpsClient } from "../client/client";
 import { SecOpsInputError } from "../client/errors";
 import { closest } from "../client/options";
 import type { ListSpec } from "./definition";
-import { uniquelyNamed } from "./hva-names";
+import { uniquelyNamed } from "./names";
 import { RESOURCES } from "./registry";
 
 /** One object found: an id the resource's import takes as is, and a resource name for it. */

@@ -252,8 +252,8 @@ function rawCompilerOptions(config: string): Record<string, unknown> {
   }
 }
 
-/** JSON with comments → JSON: comments and trailing commas outside strings dropped. */
-function withoutComments(text: string): string {
+/** JSON with comments → JSON: comments and trailing commas outside strings dropped (strings kept whole). */
+export function withoutComments(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -269,7 +269,14 @@ function withoutComments(text: string): string {
     } else if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       i = end === -1 ? text.length : end + 1;
-    } else out += c;
+    } else if (c !== "," || !closesNext(text, i + 1)) out += c;
   }
-  return out.replace(/,(\s*[}\]])/g, "$1");
+  return out;
+}
+
+/** Whether only whitespace or comments stand between `from` and a closing `}` or `]` (a trailing comma). */
+function closesNext(text: string, from: number): boolean {
+  const rest = /(?:\s|\/\/[^\n]*|\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/)*[}\]]/y;
+  rest.lastIndex = from;
+  return rest.test(text);
 }
