@@ -78,9 +78,8 @@ test("preview writes nothing; up creates the declared rules; a change by hand fa
 
   // The stack's export feeds `secops drift --state`: a hand-made rule is reported, exit 3.
   const hand = await sim.control.addRule({ teamId: team, searchField: "name", search: "hand-made-*" });
-  const exported = await s.stack.exportStack();
   const stateFile = join(s.dir, "state.json");
-  writeFileSync(stateFile, JSON.stringify(exported));
+  writeFileSync(stateFile, (await s.pulumi(["stack", "export"])).stdout);
   const drift = await run(SECOPS, ["drift", "--state", stateFile, "--format", "json"], {
     SECOPS_API_KEY: sim.apiKeys.admin,
     SECOPS_BASE_URL: sim.url,
