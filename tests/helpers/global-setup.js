@@ -19,6 +19,9 @@ const { join } = require("node:path");
 const NO_EXPERIMENTAL_WARNING = "--disable-warning=ExperimentalWarning";
 
 module.exports = () => {
-  process.env.SECOPS_INTENT_DIR = mkdtempSync(join(tmpdir(), "secops-intents-"));
+  // A folder given by the caller is used as it is (and kept): two jest runs can then share one
+  // journal, as two stacks of one team on one machine share ~/.pulumi/secops/intents.
+  if (process.env.SECOPS_INTENT_DIR) process.env.SECOPS_KEEP_INTENT_DIR = "1";
+  else process.env.SECOPS_INTENT_DIR = mkdtempSync(join(tmpdir(), "secops-intents-"));
   if (!process.execArgv.includes(NO_EXPERIMENTAL_WARNING)) process.execArgv.push(NO_EXPERIMENTAL_WARNING);
 };

@@ -2,5 +2,6 @@
 const { rmSync } = require("node:fs");
 
 module.exports = () => {
-  if (process.env.SECOPS_INTENT_DIR) rmSync(process.env.SECOPS_INTENT_DIR, { recursive: true, force: true });
+  if (process.env.SECOPS_INTENT_DIR && !process.env.SECOPS_KEEP_INTENT_DIR)
+    rmSync(process.env.SECOPS_INTENT_DIR, { recursive: true, force: true });
 };
