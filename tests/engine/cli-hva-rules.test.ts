@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { engineStack, programFile, type EngineStack } from "../helpers/pulumi-stack";
+import { rules, writes } from "../helpers/sim-counts";
+import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { ROOT, built, run } from "../helpers/spawn";
 
 jest.setTimeout(180_000);
@@ -15,26 +16,11 @@ const SECOPS = built("cli/secops.js");
 let sim: Simulator;
 let s: EngineStack;
 
-/** Rules by team: "team search enabled" lines, sorted. */
-async function rules(): Promise<string[]> {
-  const { rules } = await sim.control.state();
-  return rules.map((r) => `${r.teamId} ${r.search} ${r.enabled}`).sort();
-}
-/** Requests that write (PUT, PATCH, POST, DELETE) the simulator has answered, by route. */
-async function writes(): Promise<number> {
-  const { requests } = await sim.control.stats();
-  return Object.entries(requests)
-    .filter(([k]) => /^(PUT|PATCH|POST|DELETE) /.test(k))
-    .reduce((a, [, n]) => a + n, 0);
-}
-
 beforeAll(async () => {
   sim = await createSimulator({ seed: 401 });
-  const program = programFile(join(ROOT, "examples", "hva-rules", "index.ts"), require);
-  s = await engineStack("hva-rules", program, {
-    "secops:apiKey": { value: sim.apiKeys.admin, secret: true },
-    "secops:baseUrl": { value: sim.url },
-  });
+  s = await engineStack("hva-rules", join(ROOT, "examples", "hva-rules", "index.ts"));
+  await s.config("secops:apiKey", sim.apiKeys.admin, true);
+  await s.config("secops:baseUrl", sim.url);
 });
 afterAll(async () => {
   s?.remove();
@@ -43,38 +29,39 @@ afterAll(async () => {
 
 test("preview writes nothing; up creates the declared rules; a change by hand fails preview --expect-no-changes and up --refresh repairs it; destroy leaves what was there", async () => {
   const team = "team-acme"; // the admin key's team
-  const before = await rules();
+  const before = await rules(sim);
   await sim.control.resetStats();
 
-  const preview = await s.stack.preview();
+  const preview = await s.op("preview");
   expect(preview.changeSummary).toEqual({ create: 4 }); // the stack and three rules
-  expect(await rules()).toEqual(before);
-  expect(await writes()).toBe(0);
+  expect(await rules(sim)).toEqual(before);
+  expect(await writes(sim)).toBe(0);
 
-  const up = await s.stack.up();
-  expect(up.summary.resourceChanges).toEqual({ create: 4 });
-  expect(await rules()).toEqual(
+  const up = await s.op("up");
+  expect(up.summary).toEqual({ create: 4 });
+  expect(await rules(sim)).toEqual(
     [...before, `${team} dc-* true`, `${team} sql-prod-* true`, `${team} build-* false`].sort(),
   );
-  const ids = Object.fromEntries(Object.entries(up.outputs.ruleIds.value as Record<string, string>));
+  const ids = Object.fromEntries(Object.entries(up.outputs!.ruleIds as Record<string, string>));
 
   // A change made by hand: the domain-controllers rule is disabled in the product.
   await sim.control.patchRule(ids["domain-controllers"], { enabled: false });
-  const drifted = s.stack.preview({ refresh: true, expectNoChanges: true });
+  const drifted = await s.op("preview", { refresh: true, expectNoChanges: true });
   // The engine's own words (exit code 7), and the drifted rule's plan line.
-  await expect(drifted).rejects.toThrow(/no changes were expected for preview but changes were proposed/);
-  await expect(drifted).rejects.toThrow(
+  expect(drifted.ok).toBe(false);
+  expect(drifted.message).toContain("no changes were expected for preview but changes were proposed");
+  expect(drifted.message).toContain("Command failed with exit code 7");
+  expect(drifted.stdout).toMatch(
     /~ +pulumi-nodejs:dynamic\/secops:HvaAutomationRule domain-controllers update/,
   );
-  await expect(drifted).rejects.toThrow(/Command failed with exit code 7/);
-  expect(await rules()).toContain(`${team} dc-* false`);
+  expect(await rules(sim)).toContain(`${team} dc-* false`);
 
-  const repair = await s.stack.up({ refresh: true });
-  expect(repair.summary.resourceChanges).toMatchObject({ update: 1 });
-  expect(await rules()).toEqual(
+  const repair = await s.op("up", { refresh: true });
+  expect(repair.summary).toMatchObject({ update: 1 });
+  expect(await rules(sim)).toEqual(
     [...before, `${team} dc-* true`, `${team} sql-prod-* true`, `${team} build-* false`].sort(),
   );
-  await expect(s.stack.preview({ expectNoChanges: true })).resolves.toBeDefined();
+  expect(await s.op("preview", { expectNoChanges: true })).toMatchObject({ ok: true });
 
   // The stack's export feeds `secops drift --state`: a hand-made rule is reported, exit 3.
   const hand = await sim.control.addRule({ teamId: team, searchField: "name", search: "hand-made-*" });
@@ -100,7 +87,7 @@ test("preview writes nothing; up creates the declared rules; a change by hand fa
   expect(report.teams[0].unmanaged.map((x) => x.id)).toContain(hand.id);
   expect(report.teams[0].unmanaged).toHaveLength(seeded + 1);
 
-  const destroy = await s.stack.destroy();
-  expect(destroy.summary.resourceChanges).toEqual({ delete: 4 });
-  expect(await rules()).toEqual([...before, `${team} hand-made-* true`].sort());
+  const destroy = await s.op("destroy");
+  expect(destroy.summary).toEqual({ delete: 4 });
+  expect(await rules(sim)).toEqual([...before, `${team} hand-made-* true`].sort());
 });

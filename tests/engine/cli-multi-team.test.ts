@@ -7,7 +7,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { engineStack, programFile, type EngineStack } from "../helpers/pulumi-stack";
+import { rules, writes } from "../helpers/sim-counts";
+import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { ROOT, built, run } from "../helpers/spawn";
 
 jest.setTimeout(240_000);
@@ -18,29 +19,13 @@ const C2 = "team-client-2";
 let sim: Simulator;
 let s: EngineStack;
 
-/** Rules by team: "team search enabled" lines, sorted. */
-async function rules(): Promise<string[]> {
-  const { rules } = await sim.control.state();
-  return rules.map((r) => `${r.teamId} ${r.search} ${r.enabled}`).sort();
-}
-async function writes(): Promise<number> {
-  const { requests } = await sim.control.stats();
-  return Object.entries(requests)
-    .filter(([k]) => /^(PUT|PATCH|POST|DELETE) /.test(k))
-    .reduce((a, [, n]) => a + n, 0);
-}
-
 beforeAll(async () => {
   sim = await createSimulator({ seed: 402 });
-  s = await engineStack(
-    "multi-team",
-    programFile(join(ROOT, "examples", "multi-team", "index.ts"), require),
-    {
-      "multi-team:baseUrl": { value: sim.url },
-      "multi-team:client1ApiKey": { value: sim.apiKeys.client1Admin, secret: true },
-      "multi-team:client2ApiKey": { value: sim.apiKeys.client2Admin, secret: true },
-    },
-  );
+  s = await engineStack("multi-team", join(ROOT, "examples", "multi-team", "index.ts"));
+  // As the example's README says: the keys with `pulumi config set --secret`.
+  await s.config("baseUrl", sim.url);
+  await s.config("client1ApiKey", sim.apiKeys.client1Admin, true);
+  await s.config("client2ApiKey", sim.apiKeys.client2Admin, true);
 });
 afterAll(async () => {
   s?.remove();
@@ -48,18 +33,18 @@ afterAll(async () => {
 });
 
 test("two teams: preview writes nothing, up, an adopted rule, drift by hand repaired, the export feeds secops drift, destroy", async () => {
-  const before = await rules();
+  const before = await rules(sim);
   await sim.control.resetStats();
-  const preview = await s.stack.preview();
+  const preview = await s.op("preview");
   expect(preview.changeSummary).toEqual({ create: 7 }); // stack, 2 providers, 4 rules
-  expect(await writes()).toBe(0);
-  expect(await rules()).toEqual(before);
+  expect(await writes(sim)).toBe(0);
+  expect(await rules(sim)).toEqual(before);
 
-  const up = await s.stack.up();
-  expect(up.summary.resourceChanges).toEqual({ create: 7 });
+  const up = await s.op("up");
+  expect(up.summary).toEqual({ create: 7 });
   const declared = [`${C1} dc-* true`, `${C1} jump-* false`, `${C2} dc-* true`, `${C2} jump-* false`];
-  expect(await rules()).toEqual([...before, ...declared].sort());
-  expect(up.outputs.teamsManaged.value).toEqual({ client1: `${C1} (ADMIN)`, client2: `${C2} (ADMIN)` });
+  expect(await rules(sim)).toEqual([...before, ...declared].sort());
+  expect(up.outputs!.teamsManaged).toEqual({ client1: `${C1} (ADMIN)`, client2: `${C2} (ADMIN)` });
   // The keys are secrets in the state: never in plain text.
   // (`pulumi stack export` as users run it; the Automation API's exportStack adds --show-secrets.)
   const exported = (await s.pulumi(["stack", "export"])).stdout;
@@ -69,25 +54,23 @@ test("two teams: preview writes nothing, up, an adopted rule, drift by hand repa
 
   // Adopt a rule made by hand in client 2 with the `import` option; then nothing changes.
   const legacy = await sim.control.addRule({ teamId: C2, searchField: "name", search: "legacy-*" });
-  await s.stack.setConfig("multi-team:legacyRuleId", { value: legacy.id });
-  const adopt = await s.stack.up();
-  expect(adopt.summary.resourceChanges).toEqual({ import: 1, same: 7 });
-  expect(await rules()).toEqual([...before, ...declared, `${C2} legacy-* true`].sort());
+  await s.config("legacyRuleId", legacy.id);
+  const adopt = await s.op("up");
+  expect(adopt.summary).toEqual({ import: 1, same: 7 });
+  expect(await rules(sim)).toEqual([...before, ...declared, `${C2} legacy-* true`].sort());
   await sim.control.resetStats();
-  await expect(s.stack.preview({ expectNoChanges: true })).resolves.toBeDefined();
-  expect(await writes()).toBe(0);
+  expect(await s.op("preview", { expectNoChanges: true })).toMatchObject({ ok: true });
+  expect(await writes(sim)).toBe(0);
 
   // Drift by hand in client 1, found by preview --refresh, repaired by up --refresh.
-  const c1dc = (up.outputs.domainControllerRules.value as Record<string, string>).client1;
+  const c1dc = (up.outputs!.domainControllerRules as Record<string, string>).client1;
   await sim.control.patchRule(c1dc, { enabled: false });
-  const drifted = s.stack.preview({ refresh: true, expectNoChanges: true });
-  await expect(drifted).rejects.toThrow(/no changes were expected for preview but changes were proposed/);
-  await expect(drifted).rejects.toThrow(
-    /~ +secops:index:HvaAutomationRule client1-domain-controllers update/,
-  );
-  const repaired = await s.stack.up({ refresh: true });
-  expect(repaired.summary.resourceChanges).toMatchObject({ update: 1 });
-  expect(await rules()).toEqual([...before, ...declared, `${C2} legacy-* true`].sort());
+  const drifted = await s.op("preview", { refresh: true, expectNoChanges: true });
+  expect(drifted.message).toContain("no changes were expected for preview but changes were proposed");
+  expect(drifted.stdout).toMatch(/~ +secops:index:HvaAutomationRule client1-domain-controllers update/);
+  const repaired = await s.op("up", { refresh: true });
+  expect(repaired.summary).toMatchObject({ update: 1 });
+  expect(await rules(sim)).toEqual([...before, ...declared, `${C2} legacy-* true`].sort());
 
   // The export feeds `secops drift` with one key per team: every managed rule in sync.
   const stateFile = join(s.dir, "state.json");
@@ -113,8 +96,8 @@ test("two teams: preview writes nothing, up, an adopted rule, drift by hand repa
     [C2, 3, 3, 0, 0],
   ]);
 
-  const destroy = await s.stack.destroy();
-  expect(destroy.summary.resourceChanges).toEqual({ delete: 8 });
+  const destroy = await s.op("destroy");
+  expect(destroy.summary).toEqual({ delete: 8 });
   // The adopted rule was imported into the stack, so destroy deletes it too; everything else is as before.
-  expect(await rules()).toEqual(before);
+  expect(await rules(sim)).toEqual(before);
 });

@@ -30,6 +30,8 @@ let sim: Simulator;
 const state = new Map<string, Tracked>(); // search -> tracked rule (the stack's state)
 let operations = 0;
 let failures = 0;
+/** Every failed operation, for the report. */
+const failed: string[] = [];
 
 async function pool<T>(items: T[], limit: number, f: (t: T) => Promise<void>): Promise<void> {
   const queue = [...items];
@@ -62,6 +64,7 @@ async function op(name: string, search: string, f: () => Promise<void>): Promise
     failures++;
     const e = err as { id?: string; properties?: Outs; message?: string };
     lastRound.set(search, { op: name, error: String(e.message ?? err) });
+    failed.push(`round ${round} ${name} ${search}: ${String(e.message ?? err)}`);
     // A partial failure is tracked with what the provider reported, as the engine does.
     if (e.id && e.properties) state.set(e.properties.search, { id: e.id, outs: e.properties });
   }
@@ -210,6 +213,7 @@ test("1,000+ operations under ~10% faults end in the declared state", async () =
   report(
     `soak: ${operations} operations (${failures} failed and were re-run), ${requests} requests, ${injected} faults injected ${JSON.stringify(stats.faultsInjected)}, ${stats.earlyRetries} early retries`,
   );
+  for (const f of failed) report(`  ${f}`);
 
   expect(operations).toBeGreaterThanOrEqual(1000);
   expect(injected / requests).toBeGreaterThan(0.05);

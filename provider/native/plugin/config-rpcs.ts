@@ -132,8 +132,17 @@ function otherTeamsKey(who: ProviderIdentity | undefined, before: string, after:
  * refused (FAILED_PRECONDITION, naming both teams and the deliberate way: a provider of a new name),
  * never planned as a replace that would move every rule it manages. When the teams cannot be looked up
  * now, it is an update and each operation checks the team before it sends anything.
+ *
+ * The refusal is kept by the instance and given by its Configure, which the engine calls next on the
+ * same plugin before any resource of the provider: the engine prints a Configure error as it is, but a
+ * DiffConfig error with its gRPC framing (`rpc error: code = FailedPrecondition desc = ...`, seen
+ * through Pulumi 3.274). Either way no resource of the provider is created, updated or deleted in that
+ * run. Without an instance (a direct call) DiffConfig itself fails.
  */
-export async function diffConfig(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
+export async function diffConfig(
+  req: providerPb.DiffRequest,
+  instance?: ProviderInstance,
+): Promise<providerPb.DiffResponse> {
   const { provider } = messages();
   const olds = unwrap(fromStruct(req.getOlds())).values;
   const news = unwrap(fromStruct(req.getNews())).values;
@@ -147,8 +156,11 @@ export async function diffConfig(req: providerPb.DiffRequest): Promise<providerP
       teamOfKey(olds.apiKey, olds.baseUrl),
       teamOfKey(news.apiKey, news.baseUrl),
     ]);
-    if (before !== undefined && after !== undefined && before !== after)
-      throw otherTeamsKey(providerOfUrn(req.getUrn()), before, after);
+    if (before !== undefined && after !== undefined && before !== after) {
+      const refusal = otherTeamsKey(providerOfUrn(req.getUrn()), before, after);
+      if (!instance) throw refusal;
+      instance.refuseConfigure(refusal);
+    }
   }
   res.setChanges(
     changed.length
@@ -191,6 +203,8 @@ export function configure(
   req: providerPb.ConfigureRequest,
 ): providerPb.ConfigureResponse {
   const { provider } = messages();
+  const refusal = instance.takeConfigureRefusal();
+  if (refusal) throw refusal;
   const urnWho = providerOfUrn(req.getUrn());
   if (urnWho) instance.identify(urnWho);
   const args = unwrap(fromStruct(req.getArgs())).values;

@@ -83,6 +83,7 @@ function keyRefused(
 export class ProviderInstance implements ResourceContext {
   #who: ProviderIdentity | undefined;
   #refused: SecOpsConfigError | undefined;
+  #configureRefusal: Error | undefined;
   #settings: Promise<ConnectionSettings> | undefined;
   #client: Promise<SecOpsClient> | undefined;
   #cancelled = false;
@@ -94,6 +95,18 @@ export class ProviderInstance implements ResourceContext {
   /** Who this instance is, from its CheckConfig or Configure URN. */
   get who(): ProviderIdentity | undefined {
     return this.#who;
+  }
+
+  /** A DiffConfig's refusal of the new settings, for the Configure that follows it (see diffConfig). */
+  refuseConfigure(refusal: Error): void {
+    this.#configureRefusal = refusal;
+  }
+
+  /** The refusal DiffConfig kept, once. */
+  takeConfigureRefusal(): Error | undefined {
+    const r = this.#configureRefusal;
+    this.#configureRefusal = undefined;
+    return r;
   }
 
   /** Records who this instance is (the engine starts one plugin process per provider). */

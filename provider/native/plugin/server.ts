@@ -45,7 +45,7 @@ function service(instance: ProviderInstance): grpcTypes.UntypedServiceImplementa
     getPluginInfo: () => new plugin.PluginInfo().setVersion(VERSION),
     getSchema: () => new provider.GetSchemaResponse().setSchema(packageSchema()),
     checkConfig: (req) => checkConfig(req, instance),
-    diffConfig: (req) => diffConfig(req),
+    diffConfig: (req) => diffConfig(req, instance),
     configure: (req) => configure(instance, req),
     check: (req) => rpc.check(instance, req),
     diff: (req) => rpc.diff(instance, req),
