@@ -7,6 +7,6 @@ const config = new pulumi.Config();
 const baseUrl = config.require("baseUrl");
 for (const team of ["c1", "c2"]) {
   const provider = new secops.Provider(team, { apiKey: config.requireSecret(`${team}ApiKey`), baseUrl });
-  exports[team] = secops.getIdentityOutput({ provider }).apply((me) => `${me.teamId} ${me.role}`);
-  exports[`${team}Integrations`] = secops.getIntegrationCountOutput({}, { provider }).totalCount;
+  module.exports[team] = secops.getIdentityOutput({ provider }).apply((me) => `${me.teamId} ${me.role}`);
+  module.exports[`${team}Integrations`] = secops.getIntegrationCountOutput({}, { provider }).totalCount;
 }
