@@ -42,6 +42,8 @@ export interface EngineStack {
   ): Promise<OpResult>;
   /** Runs `pulumi <args> --stack dev --non-interactive` in the program's folder. */
   pulumi(args: string[]): Promise<Ran>;
+  /** Runs `pulumi <args>` in the program's folder, with the stack's environment and no stack flag. */
+  cli(args: string[]): Promise<Ran>;
   /** `pulumi config set [--secret] <key> <value>`. */
   config(key: string, value: string, secret?: boolean): Promise<void>;
   remove(): void;
@@ -64,6 +66,8 @@ export async function engineStack(
   project: string,
   program: string,
   extraEnv: Record<string, string> = {},
+  /** Where the engine finds the native plugin: this checkout's bin/ on PATH, or only what is installed. */
+  plugin: "path" | "installed" = "path",
 ): Promise<EngineStack> {
   const cli = pulumiCli();
   const p = programDir(project);
@@ -75,7 +79,9 @@ export async function engineStack(
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: join(p.backend, "home"),
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-    PATH: [cli.bin, join(ROOT, "bin"), process.env.PATH ?? ""].join(delimiter),
+    PATH: [cli.bin, ...(plugin === "path" ? [join(ROOT, "bin")] : []), process.env.PATH ?? ""].join(
+      delimiter,
+    ),
     ...(process.env.SECOPS_INTENT_DIR ? { SECOPS_INTENT_DIR: process.env.SECOPS_INTENT_DIR } : {}),
     ...extraEnv,
   };
@@ -92,16 +98,13 @@ export async function engineStack(
       throw new Error(`the automation driver printed no result (exit ${r.code}): ${r.stderr || r.stdout}`);
     }
   };
-  const pulumi = (args: string[]) =>
-    exec(join(cli.bin, "pulumi"), [...args, "--stack", "dev", "--non-interactive"], p.dir, {
-      ...process.env,
-      ...env,
-    });
+  const run = (args: string[]) => exec(join(cli.bin, "pulumi"), args, p.dir, { ...process.env, ...env });
+  const pulumi = (args: string[]) => run([...args, "--stack", "dev", "--non-interactive"]);
   const init = await op("init");
   if (!init.ok) throw new Error(`creating the stack failed: ${init.message}`);
   const config = async (key: string, value: string, secret = false) => {
     const r = await pulumi(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
     if (r.code !== 0) throw new Error(`pulumi config set ${key} failed: ${r.stderr}`);
   };
-  return { dir: p.dir, op, pulumi, config, remove: p.remove };
+  return { dir: p.dir, op, pulumi, cli: run, config, remove: p.remove };
 }

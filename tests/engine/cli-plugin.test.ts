@@ -1,0 +1,119 @@
+/**
+ * The plugin as the real CLI finds it: `pulumi do <token> list` with its query flags (the plugin given
+ * with --package, its path), and the release archive installed with
+ * `pulumi plugin install resource secops <version> --file <archive>`, then used by `pulumi do` and by
+ * a program with no plugin on PATH and no `plugins:` path.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { VERSION } from "pulumi-secops";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
+import { rules } from "../helpers/sim-counts";
+import { ROOT, built } from "../helpers/spawn";
+
+jest.setTimeout(300_000);
+const BUNDLE = built("plugin/pulumi-resource-secops.js");
+const PLUGIN = join(ROOT, "bin", "pulumi-resource-secops");
+const ARCHIVE = join(ROOT, "dist", "release", `pulumi-resource-secops-v${VERSION}-linux-amd64.tar.gz`);
+let sim: Simulator;
+const stacks: EngineStack[] = [];
+
+/** Ids `pulumi do ... list` printed (its JSON answer). */
+function ids(stdout: string): string[] {
+  return (JSON.parse(stdout) as Array<{ id: string }>).map((r) => r.id).sort();
+}
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 405 });
+});
+afterAll(async () => {
+  for (const s of stacks) s.remove();
+  await sim?.close();
+});
+
+test("pulumi do <token> list: --all, --search, --enabled, --count and the provider's flags, through the List RPC", async () => {
+  const s = await engineStack("do", join(__dirname, "programs", "teams.js"));
+  stacks.push(s);
+  const { rules: live } = await sim.control.state();
+  const acme = live.filter((r) => r.teamId === "team-acme");
+  /** `pulumi do <token> list` with the plugin's path and the provider's settings as flags. */
+  const doList = (token: string, args: string[], key = sim.apiKeys.admin) =>
+    s.cli([
+      "do",
+      `secops:index:${token}`,
+      "list",
+      "--package",
+      PLUGIN,
+      ...args,
+      "--secops:api-key",
+      key,
+      "--secops:base-url",
+      sim.url,
+    ]);
+  const all = await doList("HvaAutomationRule", ["--all"]);
+  expect(all.stderr).toBe("");
+  expect(ids(all.stdout)).toEqual(acme.map((r) => String(r.id)).sort());
+  const dc = acme.filter((r) => String(r.search).startsWith("dc-"));
+  expect(dc.length).toBeGreaterThan(0);
+  expect(ids((await doList("HvaAutomationRule", ["--all", "--search", "dc-*"])).stdout)).toEqual(
+    dc.map((r) => String(r.id)).sort(),
+  );
+  expect(ids((await doList("HvaAutomationRule", ["--all", "--enabled=false"])).stdout)).toEqual(
+    acme
+      .filter((r) => r.enabled === false)
+      .map((r) => String(r.id))
+      .sort(),
+  );
+  expect(JSON.parse((await doList("DirectoryUserSettings", ["--count", "2"])).stdout)).toHaveLength(2);
+  // A key the API refuses: the call fails with its own message, never an empty list.
+  const refused = await doList("HvaAutomationRule", ["--all"], "simkey_refused_0000000000000000");
+  expect(refused.code).not.toBe(0);
+  expect(refused.stdout + refused.stderr).toContain("401");
+});
+
+test("pulumi plugin install --file <release archive>; then pulumi do and a program find the installed plugin", async () => {
+  if (!existsSync(ARCHIVE) || statSync(ARCHIVE).mtimeMs < statSync(BUNDLE).mtimeMs) {
+    const made = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [join(ROOT, "scripts", "package-plugin.js")], { cwd: ROOT });
+      let out = "";
+      child.stdout.on("data", (c) => (out += c));
+      child.stderr.on("data", (c) => (out += c));
+      child.once("error", reject);
+      child.once("close", (code) => resolve({ code, out }));
+    });
+    if (made.code !== 0) throw new Error(`npm run package:plugin failed:\n${made.out}`);
+  }
+  const s = await engineStack("installed", join(__dirname, "programs", "teams.js"), {}, "installed");
+  stacks.push(s);
+  const install = await s.cli(["plugin", "install", "resource", "secops", VERSION, "--file", ARCHIVE]);
+  expect(install.code).toBe(0);
+  const listed = await s.cli(["plugin", "ls", "--json"]);
+  expect(JSON.parse(listed.stdout)).toEqual(
+    expect.arrayContaining([expect.objectContaining({ name: "secops", kind: "resource", version: VERSION })]),
+  );
+  const listing = await s.cli([
+    "do",
+    "secops:index:HvaAutomationRule",
+    "list",
+    "--all",
+    "--secops:api-key",
+    sim.apiKeys.client1Admin,
+    "--secops:base-url",
+    sim.url,
+  ]);
+  expect(listing.stderr).toBe("");
+  expect(JSON.parse(listing.stdout)).toEqual(expect.any(Array));
+
+  await s.config("baseUrl", sim.url);
+  await s.config("teams", JSON.stringify({ c1: { rules: ["installed-*"] } }));
+  await s.config("c1ApiKey", sim.apiKeys.client1Admin, true);
+  const before = await rules(sim);
+  const up = await s.op("up");
+  expect(up).toMatchObject({ ok: true, summary: { create: 3 } });
+  expect(up.stdout).not.toContain("from $PATH");
+  expect(await rules(sim)).toEqual([...before, "team-client-1 installed-* true"].sort());
+  expect((await s.op("destroy")).summary).toEqual({ delete: 3 });
+  expect(await rules(sim)).toEqual(before);
+});
