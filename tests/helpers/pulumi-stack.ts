@@ -35,6 +35,8 @@ export interface Ran {
 export interface EngineStack {
   /** The program's folder (its node_modules link this package). */
   dir: string;
+  /** The program file each operation evaluates (a copy; write it to change the program). */
+  program: string;
   /** Runs one operation of the Automation API (options as its preview/up/refresh/destroy take them). */
   op(
     op: "init" | "preview" | "up" | "refresh" | "destroy",
@@ -106,5 +108,5 @@ export async function engineStack(
     const r = await pulumi(["config", "set", ...(secret ? ["--secret"] : []), key, value]);
     if (r.code !== 0) throw new Error(`pulumi config set ${key} failed: ${r.stderr}`);
   };
-  return { dir: p.dir, op, pulumi, cli: run, config, remove: p.remove };
+  return { dir: p.dir, program: file, op, pulumi, cli: run, config, remove: p.remove };
 }
