@@ -410,10 +410,10 @@ describe("the CLI", () => {
     const line = readFileSync(join(example, "drift.yml"), "utf8")
       .split("\n")
       .map((l) => l.trim())
-      .find((l) => l.startsWith("npx secops drift"))!;
+      .find((l) => l.startsWith("npm exec --no -- secops drift"))!;
     const [command, redirect] = line.split(" >> ");
     expect(redirect).toBe('"$GITHUB_STEP_SUMMARY"');
-    const words = command.split(/\s+/).slice(2); // after `npx secops`, which runs the package's bin
+    const words = command.split(/\s+/).slice(5); // after `npm exec --no -- secops`: the package's bin
     const work = mkdtempSync(join(tmpdir(), "secops-drift-example-"));
     try {
       copyFileSync(exported, join(work, "stack.json"));
