@@ -1,13 +1,12 @@
 /**
  * The engine's own gRPC library drives the plugin (issue 33 item 5): a Go driver (./driver/) built with
- * Debian's grpc-go and protobuf packages in GOPATH mode, from Pulumi's protocol files (./proto/),
- * starts `bin/pulumi-resource-secops` as the engine does and runs the engine's sequences and transport
- * cases against the simulator, then Handshake and List (issue 34). It runs once in `beforeAll`; each
- * scenario it reports is one test here.
- * grpc-go 1.33 (Debian 12) is older than the engine's own; see ./README.md.
+ * Go modules against the engine's own stubs (sdk/v3's proto/go) and the grpc-go the Pulumi CLI of CI
+ * pins (./driver/go.mod), starts `bin/pulumi-resource-secops` as the engine does and runs the engine's
+ * sequences and transport cases against the simulator, then Handshake and List (issue 34). It runs
+ * once in `beforeAll`; each scenario it reports is one test here.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { built, ROOT } from "../helpers/spawn";
@@ -58,8 +57,7 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeout: numb
       reject(
         new Error(
           missing
-            ? `${file} is not installed. The Go driver needs Debian's golang-go golang-google-grpc-dev ` +
-                "golang-github-golang-protobuf-1-5-dev protobuf-compiler protoc-gen-go-grpc (.ci/run installs them)"
+            ? `${file} is not installed: the Go driver needs Go 1.26+ and the Go module proxy (./driver/go.mod)`
             : `${[file, ...args].join(" ")} failed (${err.message.split("\n")[0]}):\n${stderr}${stdout}`,
         ),
       );
@@ -71,40 +69,16 @@ let work: string;
 let outcomes: Map<string, Outcome> | undefined;
 let setupError: Error | undefined;
 
-/** Generates the stubs into a temporary GOPATH, builds the driver, runs it; returns its results. */
+/** Builds the driver (Go modules: the engine's stubs and grpc-go, see ./driver/go.mod), runs it. */
 async function buildAndRun(): Promise<Outcome[]> {
   built("plugin/pulumi-resource-secops.js");
   built("cli/secops-sim.js");
   work = mkdtempSync(join(tmpdir(), "secops-grpc-go-"));
-  mkdirSync(join(work, "src"));
-  // GOPATH mode on Debian's Go sources: no module is downloaded.
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    GOPATH: `${work}:/usr/share/gocode`,
-    GO111MODULE: "off",
-    GOFLAGS: "",
-    GOBIN: join(work, "bin"),
-  };
+  const env: NodeJS.ProcessEnv = { ...process.env, GOFLAGS: "-mod=mod", GO111MODULE: "on" };
   if (!env.GOCACHE && !env.HOME && !env.XDG_CACHE_HOME) env.GOCACHE = join(tmpdir(), "secops-go-cache");
   await run("go", ["version"], env, 10_000);
-  // protoc-gen-go from the same sources as the protobuf runtime the driver links (Debian ships no binary).
-  await run("go", ["install", "google.golang.org/protobuf/cmd/protoc-gen-go"], env, 120_000);
-  const protoDir = join(ROOT, "tests", "interop", "proto");
-  const protos = readdirSync(join(protoDir, "pulumi")).map((f) => join(protoDir, "pulumi", f));
-  await run(
-    "protoc",
-    [
-      `-I${protoDir}`,
-      `--plugin=protoc-gen-go=${join(work, "bin", "protoc-gen-go")}`,
-      `--go_out=${join(work, "src")}`,
-      `--go-grpc_out=${join(work, "src")}`,
-      ...protos,
-    ],
-    env,
-    60_000,
-  );
   const driver = join(work, "driver");
-  await run("go", ["build", "-o", driver, "./tests/interop/driver"], env, 120_000);
+  await run("go", ["-C", join(ROOT, "tests", "interop", "driver"), "build", "-o", driver, "."], env, 240_000);
   // The plugin and the simulator run on this Node (the CI leg's).
   const stdout = await run(driver, ["-root", ROOT, "-node", process.execPath], process.env, 120_000);
   return JSON.parse(stdout) as Outcome[];
