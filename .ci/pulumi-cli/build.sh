@@ -21,6 +21,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 version=$(grep -o "github.com/pulumi/pulumi/pkg/v3 v[0-9.]*" "$here/go.mod" | cut -d" " -f2)
 out=${SECOPS_PULUMI_CACHE:-$root/.ci-cache}/pulumi-$version/bin
+# Two test workers may ask at once: one builds, the other waits for it (flock, util-linux).
+mkdir -p "$out"
+exec 9>"$out/.build.lock"
+flock 9
 yaml_version=$(grep -o "github.com/pulumi/pulumi-yaml v[0-9.]*" "$root/.ci/pulumi-yaml/go.mod" | cut -d" " -f2)
 if [ ! -x "$out/pulumi" ] || [ ! -x "$out/pulumi-resource-pulumi-nodejs" ] ||
   [ ! -x "$out/pulumi-language-yaml" ] || [ "$(cat "$out/.yaml-version" 2>/dev/null)" != "$yaml_version" ]; then

@@ -92,11 +92,10 @@ test.each(MISTAKES)(
     expect(up.ok).toBe(false);
     expect(up.stdout).toContain(message);
     expect(said(up)).not.toMatch(/rpc error|code = Unknown|grpc/i);
-    // nokey and badurl fail the provider's CheckConfig: one error, for the provider. A refused key is
-    // found by the first request, so each of the three resources reports it (the engine's
-    // Diagnostics: one entry per resource).
+    // One error, for the provider: nokey and badurl fail its CheckConfig, a refused key its Configure
+    // (which looks the key up; before, each of the three resources reported it).
     const diagnostics = up.stdout.slice(up.stdout.indexOf("Diagnostics:"));
-    expect(times(diagnostics, message)).toBe(name === "refused" ? 3 : 1);
+    expect(times(diagnostics, message)).toBe(1);
     expect(await rules(sim)).toEqual(before);
     expect(await writes(sim)).toBe(0);
   },

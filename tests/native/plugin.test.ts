@@ -649,14 +649,13 @@ describe("the front door (issue 32): inputs as Pulumi YAML sends them, plain val
     expect((await sim.control.state()).rules.find((r) => r.id === made.id)?.teamId).toBe("team-client-1");
   });
 
-  test("a wrong key: one error naming the provider, the setting and the fix, for every call; one request", async () => {
+  test("a wrong key: one error naming the provider, the setting and the fix, from Configure and every call; one request", async () => {
     const plugin = await NativePluginProcess.start();
     plugins.push(plugin);
     const wrong = "simkey_wrong_key_for_client1";
     expect(
       (await plugin.checkConfig(CLIENT1, {}, { apiKey: secret(wrong), baseUrl: sim.url })).failures,
     ).toEqual([]);
-    await configureWithUrn(plugin, CLIENT1, { apiKey: secret(wrong), baseUrl: sim.url });
     const before = await ruleCounts();
     await sim.control.resetStats();
     const refused = {
@@ -670,6 +669,10 @@ describe("the front door (issue 32): inputs as Pulumi YAML sends them, plain val
       enabled: true,
       adoptExisting: false,
     });
+    // Configure looks the key up: the engine then prints this once, for the provider.
+    await expect(
+      configureWithUrn(plugin, CLIENT1, { apiKey: secret(wrong), baseUrl: sim.url }),
+    ).rejects.toMatchObject(refused);
     await expect(plugin.create(`${RULE}-0`, inputs(0))).rejects.toMatchObject(refused);
     await expect(plugin.create(`${RULE}-1`, inputs(1))).rejects.toMatchObject(refused);
     await expect(plugin.invoke("secops:index:getIdentity", {})).rejects.toMatchObject(refused);

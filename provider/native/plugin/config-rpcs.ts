@@ -198,10 +198,10 @@ function given(args: Record<string, unknown>, who: ProviderIdentity | undefined)
  * never comes from the environment. An engine that sends neither (a refresh of an old state) keeps
  * the documented precedence; CheckConfig refused a named provider without a key before it was created.
  */
-export function configure(
+export async function configure(
   instance: ProviderInstance,
   req: providerPb.ConfigureRequest,
-): providerPb.ConfigureResponse {
+): Promise<providerPb.ConfigureResponse> {
   const { provider } = messages();
   const refusal = instance.takeConfigureRefusal();
   if (refusal) throw refusal;
@@ -215,6 +215,8 @@ export function configure(
     (key) => variables.get(key),
     args.apiKey === UNKNOWN,
   );
+  // A key given and known is checked now: refused, it fails here once for the provider.
+  if (text(args.apiKey) !== undefined) await instance.checkKey();
   const res = new provider.ConfigureResponse();
   // The answers Handshake gives (an engine that handshook ignores these), and preview support, which
   // the protocol requires of a provider that handshakes.

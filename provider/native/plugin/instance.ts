@@ -186,6 +186,34 @@ export class ProviderInstance implements ResourceContext {
     }
   }
 
+  /**
+   * At Configure, when a key is given: the key's identity is looked up (the lookup every create needs
+   * anyway, cached by the client), so a key the API refuses fails Configure, once for the provider,
+   * instead of each resource's first call (the engine prints one error per resource then). Anything
+   * else (no settings, the API unreachable, no answer within `waitMs`) is left to the calls that need
+   * the API, which report it themselves.
+   */
+  async checkKey(waitMs = 5_000): Promise<void> {
+    let client: SecOpsClient;
+    try {
+      client = await this.client();
+    } catch {
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+    });
+    try {
+      await Promise.race([this.guard(() => client.identity()).then(() => undefined), late]);
+    } catch (err) {
+      if (err === this.#refused) throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Once per instance and key; carries the current resource's URN. */
   warn(key: string, message: string): void {
     if (this.#warned.has(key)) return;
