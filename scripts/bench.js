@@ -23,6 +23,7 @@ const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 
 const { pluginBench } = require("./bench-plugin");
+const { engineBench } = require("./bench-engine");
 
 const ROOT = join(__dirname, "..");
 const dist = (p) => require(join(ROOT, "dist", p));
@@ -500,7 +501,7 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), "secops-bench-"));
   linkPackage(work, ROOT);
   try {
-    // BENCH_ONLY=runner (or host, provider, transport, csv, require, drift, plugin) runs one part.
+    // BENCH_ONLY=runner (or host, provider, transport, csv, require, drift, plugin, engine) runs one part.
     const only = process.env.BENCH_ONLY;
     const part = async (name, f) => (!only || only === name ? f() : undefined);
     await part("host", () => hostBench(work));
@@ -513,6 +514,7 @@ async function main() {
     await part("runner", () => runnerBench(work));
     await part("drift", () => driftBench(work));
     await part("plugin", () => pluginBench(report));
+    await part("engine", () => engineBench(report, startSimProcess));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
