@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { pulumiCli } from "../helpers/pulumi-cli";
+import { cliEnv, pulumiCli } from "../helpers/pulumi-cli";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { rules } from "../helpers/sim-counts";
 import { ROOT, built } from "../helpers/spawn";
@@ -45,14 +45,14 @@ function driftStep(lines: string[], summary: string): Promise<{ code: number; ou
       cwd: s.dir,
       env: {
         ...process.env,
-        PATH: [pulumiCli().bin, join(s.dir, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter),
-        PULUMI_BACKEND_URL: `file://${join(s.dir, ".backend")}`,
-        PULUMI_HOME: join(s.dir, ".backend", "home"),
-        PULUMI_CONFIG_PASSPHRASE: "engine-tests",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        SECOPS_API_KEY: sim.apiKeys.admin,
-        SECOPS_BASE_URL: sim.url,
-        GITHUB_STEP_SUMMARY: summary,
+        ...cliEnv(join(s.dir, ".backend"), {
+          PATH: [pulumiCli().bin, join(s.dir, "node_modules", ".bin"), process.env.PATH ?? ""].join(
+            delimiter,
+          ),
+          SECOPS_API_KEY: sim.apiKeys.admin,
+          SECOPS_BASE_URL: sim.url,
+          GITHUB_STEP_SUMMARY: summary,
+        }),
       },
     });
     let out = "";

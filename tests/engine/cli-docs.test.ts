@@ -6,29 +6,15 @@
  * ask. The lines run in the order a reader follows them: settings, up, export, preview, listing,
  * import, plugin install. A pulumi line none of these steps knows fails this test.
  */
-import { spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
+import { join, relative } from "node:path";
 import { VERSION } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { pulumiCli } from "../helpers/pulumi-cli";
+import { exec, pulumiCli, releaseArchive, yamlProject } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";
-import { ROOT, built } from "../helpers/spawn";
+import { ROOT } from "../helpers/spawn";
 
 jest.setTimeout(300_000);
-const BUNDLE = built("plugin/pulumi-resource-secops.js");
-const ARCHIVE = join(ROOT, "dist", "release", `pulumi-resource-secops-v${VERSION}-linux-amd64.tar.gz`);
 let sim: Simulator;
 let dir: string;
 
@@ -70,58 +56,24 @@ function step(line: string): number | undefined {
   return order.find(([re]) => re.test(line))?.[1];
 }
 
-function pulumi(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cli = pulumiCli();
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(cli.bin, "pulumi"), [...args, "--non-interactive"], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        PATH: [cli.bin, process.env.PATH ?? ""].join(delimiter),
-        PULUMI_BACKEND_URL: `file://${join(dir, ".backend")}`,
-        PULUMI_HOME: join(dir, ".pulumi-home"),
-        PULUMI_CONFIG_PASSPHRASE: "engine-tests",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-        PULUMI_STACK: "dev",
-        // `pulumi do` takes the key as the docs say: from SECOPS_API_KEY (and the URL likewise).
-        SECOPS_API_KEY: sim.apiKeys.admin,
-        SECOPS_BASE_URL: sim.url,
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+let project: ReturnType<typeof yamlProject>;
+let archive: string;
+
+/** `pulumi <args>` in the project's folder; `pulumi do` takes the key from SECOPS_API_KEY, as the docs say. */
+const pulumi = (args: string[]) =>
+  exec(join(pulumiCli().bin, "pulumi"), [...args, "--non-interactive"], dir, {
+    ...process.env,
+    ...project.env({ PULUMI_STACK: "dev", SECOPS_API_KEY: sim.apiKeys.admin, SECOPS_BASE_URL: sim.url }),
   });
-}
 
 beforeAll(async () => {
   sim = await createSimulator({ seed: 408 });
-  dir = mkdtempSync(join(tmpdir(), "secops-docs-"));
-  mkdirSync(join(dir, ".backend"));
-  mkdirSync(join(dir, "node_modules"));
-  symlinkSync(ROOT, join(dir, "node_modules", "pulumi-secops"), "dir");
-  writeFileSync(
-    join(dir, "Pulumi.yaml"),
-    readFileSync(join(ROOT, "examples", "yaml-hva-rules", "Pulumi.yaml")),
-  );
-  if (!existsSync(ARCHIVE) || statSync(ARCHIVE).mtimeMs < statSync(BUNDLE).mtimeMs) {
-    const made = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(ROOT, "scripts", "package-plugin.js")], { cwd: ROOT });
-      let out = "";
-      child.stdout.on("data", (c) => (out += c));
-      child.stderr.on("data", (c) => (out += c));
-      child.once("error", reject);
-      child.once("close", (code) => resolve({ code, out }));
-    });
-    if (made.code !== 0) throw new Error(`npm run package:plugin failed:\n${made.out}`);
-  }
+  project = yamlProject("docs");
+  dir = project.dir;
+  archive = await releaseArchive();
 });
 afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
+  project?.remove();
   await sim?.close();
 });
 
@@ -141,6 +93,11 @@ test("every pulumi line of the README and docs/ runs for real, as written", asyn
         .replaceAll("<team API key>", sim.apiKeys.admin)
         .replaceAll("<rule id>", hand.id),
     ).map((w) => (w.startsWith("dist/release/") ? join(ROOT, w) : w));
+  expect(
+    lines
+      .filter((l) => l.line.includes("dist/release/"))
+      .every((l) => l.line.includes(relative(ROOT, archive))),
+  ).toBe(true);
   const failed: string[] = [];
   for (const { file, line } of [...lines].sort((a, b) => step(a.line)! - step(b.line)!)) {
     const args = fill(line).slice(1);

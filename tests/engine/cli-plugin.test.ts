@@ -4,19 +4,17 @@
  * `pulumi plugin install resource secops <version> --file <archive>`, then used by `pulumi do` and by
  * a program with no plugin on PATH and no `plugins:` path.
  */
-import { spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { releaseArchive } from "../helpers/pulumi-cli";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { rules } from "../helpers/sim-counts";
 import { ROOT, built } from "../helpers/spawn";
 
 jest.setTimeout(300_000);
-const BUNDLE = built("plugin/pulumi-resource-secops.js");
+built("plugin/pulumi-resource-secops.js");
 const PLUGIN = join(ROOT, "bin", "pulumi-resource-secops");
-const ARCHIVE = join(ROOT, "dist", "release", `pulumi-resource-secops-v${VERSION}-linux-amd64.tar.gz`);
 let sim: Simulator;
 const stacks: EngineStack[] = [];
 
@@ -74,20 +72,10 @@ test("pulumi do <token> list: --all, --search, --enabled, --count and the provid
 });
 
 test("pulumi plugin install --file <release archive>; then pulumi do and a program find the installed plugin", async () => {
-  if (!existsSync(ARCHIVE) || statSync(ARCHIVE).mtimeMs < statSync(BUNDLE).mtimeMs) {
-    const made = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(ROOT, "scripts", "package-plugin.js")], { cwd: ROOT });
-      let out = "";
-      child.stdout.on("data", (c) => (out += c));
-      child.stderr.on("data", (c) => (out += c));
-      child.once("error", reject);
-      child.once("close", (code) => resolve({ code, out }));
-    });
-    if (made.code !== 0) throw new Error(`npm run package:plugin failed:\n${made.out}`);
-  }
+  const archive = await releaseArchive();
   const s = await engineStack("installed", join(__dirname, "programs", "teams.js"), {}, "installed");
   stacks.push(s);
-  const install = await s.cli(["plugin", "install", "resource", "secops", VERSION, "--file", ARCHIVE]);
+  const install = await s.cli(["plugin", "install", "resource", "secops", VERSION, "--file", archive]);
   expect(install.code).toBe(0);
   const listed = await s.cli(["plugin", "ls", "--json"]);
   expect(JSON.parse(listed.stdout)).toEqual(

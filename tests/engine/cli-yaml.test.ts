@@ -5,14 +5,12 @@
  * --expect-no-changes, up --refresh, pulumi import of a hand-made rule, stack export into secops
  * drift, destroy. The simulator's rules in every team are counted after each step.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { pulumiCli } from "../helpers/pulumi-cli";
+import { exec, pulumiCli, yamlProject } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";
-import { ROOT, built, run } from "../helpers/spawn";
+import { built, run } from "../helpers/spawn";
 
 jest.setTimeout(300_000);
 built("plugin/pulumi-resource-secops.js");
@@ -20,45 +18,22 @@ const SECOPS = built("cli/secops.js");
 let sim: Simulator;
 let dir: string;
 
+let project: ReturnType<typeof yamlProject>;
+
 /** `pulumi <args>` in the project's folder, as a user runs it. */
-function pulumi(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const cli = pulumiCli();
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(cli.bin, "pulumi"), [...args, "--non-interactive"], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        PATH: [cli.bin, process.env.PATH ?? ""].join(delimiter),
-        PULUMI_BACKEND_URL: `file://${join(dir, ".backend")}`,
-        PULUMI_HOME: join(dir, ".pulumi-home"),
-        PULUMI_CONFIG_PASSPHRASE: "engine-tests",
-        PULUMI_SKIP_UPDATE_CHECK: "true",
-        PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+const pulumi = (...args: string[]) =>
+  exec(join(pulumiCli().bin, "pulumi"), [...args, "--non-interactive"], dir, {
+    ...process.env,
+    ...project.env(),
   });
-}
 
 beforeAll(async () => {
   sim = await createSimulator({ seed: 407 });
-  dir = mkdtempSync(join(tmpdir(), "secops-yaml-"));
-  mkdirSync(join(dir, ".backend"));
-  mkdirSync(join(dir, "node_modules"));
-  // As `npm install` of the package leaves it: the plugin at ./node_modules/pulumi-secops/bin.
-  symlinkSync(ROOT, join(dir, "node_modules", "pulumi-secops"), "dir");
-  writeFileSync(
-    join(dir, "Pulumi.yaml"),
-    readFileSync(join(ROOT, "examples", "yaml-hva-rules", "Pulumi.yaml")),
-  );
+  project = yamlProject("yaml");
+  dir = project.dir;
 });
 afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
+  project?.remove();
   await sim?.close();
 });
 

@@ -5,10 +5,9 @@
  * folder of its own whose node_modules link this package; each operation runs through the Automation
  * API in a process of its own (automation-driver.js), as a user's automation program would.
  */
-import { spawn } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { delimiter, extname, join } from "node:path";
-import { pulumiCli, programDir } from "./pulumi-cli";
+import { cliEnv, exec, programDir, pulumiCli, type Ran } from "./pulumi-cli";
 import { ROOT } from "./spawn";
 
 const DRIVER = join(__dirname, "automation-driver.js");
@@ -22,12 +21,6 @@ export interface OpResult {
   outputs?: Record<string, unknown>;
   /** The Automation API's error (the CLI's output included) when !ok. */
   message?: string;
-  stdout: string;
-  stderr: string;
-}
-
-export interface Ran {
-  code: number;
   stdout: string;
   stderr: string;
 }
@@ -51,18 +44,6 @@ export interface EngineStack {
   remove(): void;
 }
 
-function exec(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 /** Creates stack `dev` of `project` whose program is a copy of `program` (a .ts or .js file). */
 export async function engineStack(
   project: string,
@@ -75,18 +56,12 @@ export async function engineStack(
   const p = programDir(project);
   const file = join(p.dir, `index${extname(program)}`);
   copyFileSync(program, file);
-  const env: Record<string, string> = {
-    PULUMI_BACKEND_URL: `file://${p.backend}`,
-    PULUMI_CONFIG_PASSPHRASE: "engine-tests",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_HOME: join(p.backend, "home"),
-    PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+  const env = cliEnv(p.backend, {
     PATH: [cli.bin, ...(plugin === "path" ? [join(ROOT, "bin")] : []), process.env.PATH ?? ""].join(
       delimiter,
     ),
-    ...(process.env.SECOPS_INTENT_DIR ? { SECOPS_INTENT_DIR: process.env.SECOPS_INTENT_DIR } : {}),
     ...extraEnv,
-  };
+  });
   const op: EngineStack["op"] = async (name, options = {}) => {
     const request = { project, workDir: p.dir, program: file, op: name, options, cli: cli.bin, env };
     const r = await exec(process.execPath, [DRIVER, JSON.stringify(request)], ROOT, {
