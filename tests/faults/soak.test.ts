@@ -47,13 +47,14 @@ const lastRound = new Map<string, { op: string; error?: string }>();
 let round = 0;
 /**
  * Rounds (`up`s) before the soak calls a failure. A rule is left unsettled only when its operation
- * fails in every round. Each operation sends at most 4 requests to the faulty route (the list before
- * a create, the PUT, a reconciling list, the PATCH of `enabled`), each faulted at 10% in all, so even
- * if every fault failed its operation (most are retried or reconciled: 0 of 1,040 failed in the runs
- * measured here) an operation fails with p <= 1 - 0.9^4 = 0.344. Three converges of at most 480 rules:
- * P(spurious failure) <= 3 * 480 * 0.344^R, under 1e-4 from R = 16 (6.6e-5).
+ * fails in every round. An operation sends at most 5 requests to the faulty route (a replace: the
+ * DELETE, the list before the create, the PUT, a reconciling list, the PATCH of `enabled`), each
+ * faulted at 10% in all, so even if every fault failed its operation (most are retried or reconciled:
+ * 0 of 1,040 failed in the runs measured here) an operation fails with p <= 1 - 0.9^5 = 0.41. Three
+ * converges of at most 480 rules: P(spurious failure) <= 3 * 480 * 0.41^R, under 1e-4 from R = 19
+ * (6.3e-5).
  */
-const ROUNDS = 16;
+const ROUNDS = 19;
 
 async function op(name: string, search: string, f: () => Promise<void>): Promise<void> {
   operations++;
@@ -147,7 +148,7 @@ async function converge(declared: Map<string, boolean>): Promise<void> {
 /** What did not converge: each rule the next `up` would still change, with what the last round did to it. */
 async function unsettled(declared: Map<string, boolean>): Promise<string> {
   const { rules } = await sim.control.state();
-  const team = String(rules[0]?.teamId ?? "");
+  const team = String([...state.values()][0]?.outs.teamId ?? "");
   const lines: string[] = [];
   for (const { search } of await plan(declared)) {
     const t = state.get(search);
