@@ -54,9 +54,10 @@ test("SIGKILL of the plugin mid-up: the next up adopts what the lost creates mad
     search: "crash-3-*",
   });
   const before = await rules(sim);
-  // Creates commit at once and answer 400 ms later: the kill lands on PUTs the API has applied.
+  // Creates commit at once and answer 2 s later: the kill lands on PUTs the API has applied, long
+  // before the up could finish (the 30 creates take 6 s at least), however busy the machine.
   await sim.control.setFaults([
-    { kind: "commit-stall", method: "PUT", path: "/endpoint/hva/automation", latencyMs: 400 },
+    { kind: "commit-stall", method: "PUT", path: "/endpoint/hva/automation", latencyMs: 2_000 },
   ]);
   const up = s.op("up");
   let killed: number[] = [];

@@ -229,12 +229,20 @@ test("5. a plugin killed with creates in flight: the next run adopts what landed
   const searches = Array.from({ length: 6 }, () => unique());
   await sim.control.setFaults([{ kind: "commit-stall", method: "PUT", path: RULES, latencyMs: 30_000 }]);
   const doomed = await configured();
+  const putsBefore = await requests("PUT /endpoint/hva/automation");
   const inflight = searches.map((s, i) =>
     doomed.create(`${RULE}-${i}`, inputsOf(s, false)).catch(() => undefined),
   );
-  // Every PUT has been received (each create listed first) when the plugin dies.
-  for (let t = 0; t < 100 && (await requests("PUT /endpoint/hva/automation")) < searches.length; t++)
+  // Every PUT has been received (each create listed first) when the plugin dies, counted from before
+  // the creates: the count is the simulator's since it started, and the earlier tests' PUTs made the
+  // wait end with only 3 of the 6 received (a CI run at 2b241fb). Polled up to 25 s, within the stall.
+  for (
+    let t = 0;
+    t < 1250 && (await requests("PUT /endpoint/hva/automation")) < putsBefore + searches.length;
+    t++
+  )
     await new Promise((r) => setTimeout(r, 20));
+  expect(await requests("PUT /endpoint/hva/automation")).toBe(putsBefore + searches.length);
   process.kill(doomed.pid!, "SIGKILL");
   await doomed.exited();
   await Promise.all(inflight);
