@@ -2,8 +2,8 @@
  * `secops drift`: which rules a stack manages, which drifted or were deleted out of band, which live
  * objects two resources of the state hold (duplicate), and which live rules no resource holds (made by
  * hand), for every team whose key is given.
- * Exit codes: 0 clean, 3 drift, duplicates or unmanaged rules found (or a team of the state left
- * unchecked), 1 error, 2 usage.
+ * Exit codes: 0 clean, 3 drift, duplicates, copies or unmanaged rules found (or a team of the state
+ * left unchecked), 1 error, 2 usage.
  */
 import { Option, type Command } from "commander";
 import { DRIFT_FORMATS, formatDrift, type DriftFormat } from "../drift/format";
@@ -51,7 +51,14 @@ async function run(
     const progress = process.stderr.isTTY
       ? (line: string) => process.stderr.write(`secops drift: ${line}\n`)
       : undefined;
-    const report = await driftReport(resources, { baseUrl, keys, ignore, progress, state: o.state });
+    const report = await driftReport(resources, {
+      baseUrl,
+      keys,
+      ignore,
+      ignoreFile: o.ignore,
+      progress,
+      state: o.state,
+    });
     out.write(formatDrift(report, o.format));
     if (!isClean(report)) throw new ExitStatus(3);
   } catch (err) {
@@ -84,7 +91,7 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
       `${example(
         "pulumi stack export --file stack.json && secops drift --state stack.json",
         "secops drift --state stack.json --key-env TEAM_A_KEY --key-env TEAM_B_KEY --format markdown >> $GITHUB_STEP_SUMMARY",
-      )}\nExit codes: 0 clean, 3 drift, duplicates or unmanaged rules found (or a team in the state without a key), 1 error, 2 usage.\n`,
+      )}\nExit codes: 0 clean, 3 drift, duplicates, copies or unmanaged rules found (or a team in the state without a key), 1 error, 2 usage.\n`,
     )
     .action((o, cmd: Command) => run(o, cmd, out));
 }

@@ -7,7 +7,10 @@
  * With `--state` (a `pulumi stack export` document or the offline runner's state), only the rules no
  * resource of that state holds are exported, under names none of its resources has, and, when the
  * state manages its teams through explicit providers, each through its team's provider: an adoption
- * never holds a rule twice, nor through another team's key (issue 32 point 4).
+ * never holds a rule twice, nor through another team's key (issue 32 point 4). A live rule with the
+ * field and search of a rule the state holds is a copy (`secops drift` reports it): never exported.
+ * `--ignore` leaves out what the drift report's ignore file names, and `--name-prefix` puts the team
+ * before each name, as the drift report's adoption line says, so two teams' files fit one program.
  */
 import { stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
@@ -15,9 +18,11 @@ import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
 import { namedRules } from "../resources/names";
+import { readIgnore, ignoredBy, type IgnoreRule } from "../drift/ignore";
 import {
   HVA_TOKEN,
   adoptionNames,
+  copiesOf,
   hasExplicitProviders,
   heldRuleIds,
   listRules,
@@ -104,28 +109,55 @@ function stateOf(path: string): ManagedResource[] {
 async function exported(
   api: SecOpsClient,
   resources: ManagedResource[] | undefined,
-  o: { state?: string; format: string; native?: boolean },
-): Promise<{ rules: Named; provider?: StateProvider }> {
-  if (!resources) return { rules: namedRules(await listRules(api)) };
-  const explicit = hasExplicitProviders(resources);
-  if (explicit && o.format === "typescript" && !o.native)
-    throw new UsageError(
-      `--state ${o.state}: the stack manages its rules through explicit native providers, which a dynamic program cannot use: add --native (or --format import)`,
-    );
+  o: { state?: string; format: string; native?: boolean; namePrefix?: string },
+  ignore: IgnoreRule[],
+): Promise<{ rules: Named; provider?: StateProvider; left: string[] }> {
+  const prefix = o.namePrefix ?? "";
   const live = await listRules(api);
-  const held = heldRuleIds(resources, live);
-  const rules = adoptionNames(
-    live.filter((r) => !held.has(r.id)),
-    resources,
-  );
-  if (!explicit) return { rules };
+  const ignored = live.filter((r) => ignoredBy(ignore, r) !== undefined).map((r) => r.id);
+  const left = ignored.length ? [`${ignored.length} ignored rule(s) (${ignored.join(", ")})`] : [];
+  const kept = live.filter((r) => !ignored.includes(r.id));
+  if (!resources) return { rules: adoptionNames(kept, [], prefix), left };
   const { teamId } = await api.getIdentity();
+  const held = heldRuleIds(resources, live);
+  const copies = copiesOf(kept, resources, held, (r) => r.teamId ?? teamId, teamId);
+  if (copies.size)
+    left.push(
+      `${copies.size} copy(ies) of managed rules (${[...copies.keys()].join(", ")}): delete them by hand or ignore them (see secops drift)`,
+    );
+  const rules = adoptionNames(
+    kept.filter((r) => !held.has(r.id) && !copies.has(r.id)),
+    resources,
+    prefix,
+  );
+  if (!hasExplicitProviders(resources)) return { rules, left };
   const provider = providerOfTeam(resources, teamId);
   if (!provider)
     throw new UsageError(
       `--state ${o.state}: the stack manages its rules through explicit providers, and none of them holds a resource of team ${teamId} (this key's team): declare a provider for it first, so that the rules are adopted with that team's key`,
     );
-  return { rules, provider };
+  return { rules, provider, left };
+}
+
+/** The usage errors of the options, before any request (exit 2). */
+function checkOptions(
+  o: { state?: string; format: string; native?: boolean; namePrefix?: string; ignore?: string },
+  resources: ManagedResource[] | undefined,
+): IgnoreRule[] {
+  if (o.namePrefix !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.namePrefix))
+    throw new UsageError(
+      `--name-prefix ${JSON.stringify(o.namePrefix)}: letters, digits, dots, dashes and underscores only, starting with a letter or digit`,
+    );
+  if (resources && hasExplicitProviders(resources) && o.format === "typescript" && !o.native)
+    throw new UsageError(
+      `--state ${o.state}: the stack manages its rules through explicit native providers, which a dynamic program cannot use: add --native (or --format import)`,
+    );
+  try {
+    return o.ignore ? readIgnore(o.ignore) : [];
+  } catch (err) {
+    if (err instanceof DriftInputError) throw new UsageError(`--ignore ${err.message}`);
+    throw err;
+  }
 }
 
 /**
@@ -177,6 +209,14 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
       "--state <file>",
       "export only the rules no resource of this state holds (`pulumi stack export` output or the offline runner's state), each through its team's provider when the state has explicit providers",
     )
+    .option(
+      "--ignore <file>",
+      "leave out the rules this file names (the ignore file of secops drift: ids or search globs, `# reason`)",
+    )
+    .option(
+      "--name-prefix <prefix>",
+      "put this before every resource name (e.g. the team, as secops drift advises)",
+    )
     .option("--out <file>", "write to this file instead of standard output (an existing file needs --force)")
     .option("--force", "with --out: replace a file that exists")
     .addHelpText(
@@ -185,19 +225,22 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
         "secops hva export > rules.json && pulumi import --file rules.json",
         "secops hva export --format typescript --native --out index.ts",
         "pulumi stack export --file stack.json && secops hva export --state stack.json --format typescript --native --out adopt.ts",
+        "secops hva export --state stack.json --ignore ignore.txt --name-prefix team-client-1- --format import",
       ),
     )
     .action(async (o, cmd: Command) => {
       if (o.out) await checkOut(o.out, Boolean(o.force));
       const resources = o.state ? stateOf(o.state) : undefined;
+      const ignore = checkOptions(o, resources);
       const api = client(cmd);
       let found: Awaited<ReturnType<typeof exported>>;
       try {
-        found = await exported(api, resources, o);
+        found = await exported(api, resources, o, ignore);
       } finally {
         await api.close();
       }
-      const { rules, provider } = found;
+      const { rules, provider, left } = found;
+      for (const l of left) process.stderr.write(`secops hva export: left out ${l}\n`);
       const text =
         o.format === "import"
           ? importFile(rules, provider)

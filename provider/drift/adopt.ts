@@ -70,13 +70,43 @@ export function providerOfTeam(
   return urns.length ? { name: nameOf(urns[0]), urn: urns[0] } : undefined;
 }
 
-/** Rules with unique names (see `namedRules`) that no rule resource of the state already has. */
+/**
+ * Live rules no resource holds that have the field and search of a rule a resource of `team` holds:
+ * copies of managed rules (by hand, or a second create), by id, with the URN of the managed one.
+ * Adopting one would make two resources declare one rule: the advice is to delete it, or to keep it
+ * deliberately in the ignore file.
+ */
+export function copiesOf(
+  rules: readonly HvaRule[],
+  resources: readonly ManagedResource[],
+  held: ReadonlySet<string>,
+  team: (r: ManagedResource) => string,
+  teamId: string,
+): Map<string, string> {
+  const managed = resources.filter(
+    (r) => r.kind === "HvaAutomationRule" && team(r) === teamId && !r.id.startsWith(PENDING_ID_PREFIX),
+  );
+  const copies = new Map<string, string>();
+  for (const rule of rules) {
+    if (held.has(rule.id)) continue;
+    const of = managed.find((r) => sameRule(rule, r.outputs as { field: string; search: string }));
+    if (of) copies.set(rule.id, of.urn);
+  }
+  return copies;
+}
+
+/**
+ * Rules with unique names (see `namedRules`) that no rule resource of the state already has, each
+ * after `prefix` (the team, when two teams' adoptions would otherwise give one name twice).
+ */
 export function adoptionNames(
   rules: readonly HvaRule[],
   resources: readonly ManagedResource[],
+  prefix = "",
 ): Array<{ name: string; rule: HvaRule }> {
   const taken = new Set(resources.filter((r) => r.kind === "HvaAutomationRule").map((r) => nameOf(r.urn)));
-  return namedRules(rules).map(({ name, rule }) => {
+  return namedRules(rules).map(({ name: plain, rule }) => {
+    const name = `${prefix}${plain}`;
     let unique = name;
     for (let n = 2; taken.has(unique); n++) unique = `${name}-${n}`;
     taken.add(unique);

@@ -40,9 +40,18 @@ function whenHeldTwice(urns: string[]): string {
   return `keep ${keep.name}: ${deletes}, then remove ${names} from the program (an up that drops it first deletes the object under ${keep.name})`;
 }
 
+/** What to do about a copy of a managed rule: never adopt it (two resources would declare one rule). */
+function whenCopied(id: string, of: string): string {
+  return `a copy of ${parts(of).name}'s rule: delete it by hand, or keep it on purpose with a line "${id} # why" in the ignore file; never import it (two resources would hold one rule)`;
+}
+
+/** Said once under the adoption lines: an import alone does not keep a rule. */
+export const DECLARE_IMPORTED =
+  "a rule imported with pulumi import must also be declared in the program (pulumi import prints the code): the next up deletes what the program does not declare";
+
 const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
 const counts = (t: TeamDrift) =>
-  `${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged, ${t.duplicate.length} duplicate, ${t.ignored.length} ignored`;
+  `${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged, ${t.duplicate.length} duplicate, ${t.copy.length} copy, ${t.ignored.length} ignored`;
 const ADOPT = "TypeScript that adopts the unmanaged rules";
 const teamName = (t: TeamDrift) => (t.teamId === "" ? "(no team recorded)" : t.teamId);
 const notChecked = (t: TeamDrift) =>
@@ -81,12 +90,13 @@ function tableTeam(t: TeamDrift): string[] {
     rows.push(["unmanaged", u.id, `${u.field}=${u.search}${u.enabled ? "" : " (disabled)"}`, u.import]);
   for (const d of t.duplicate)
     rows.push(["duplicate", d.id, d.urns.map((u) => parts(u).name).join(", "), whenHeldTwice(d.urns)]);
+  for (const c of t.copy) rows.push(["copy", c.id, `${c.field}=${c.search}`, whenCopied(c.id, c.of)]);
   for (const i of t.ignored) rows.push(["ignored", i.id, "", i.reason]);
   if (rows.length === 0) return [head];
   return [
     head,
     ...columns([["STATUS", "ID", "RESOURCE / RULE", "WHAT TO DO"], ...rows]).map((l) => `  ${l}`),
-    ...(t.adopt ? [`  ${ADOPT}: ${t.adopt}`] : []),
+    ...(t.adopt ? [`  ${ADOPT}: ${t.adopt}`, `  (${DECLARE_IMPORTED})`] : []),
   ];
 }
 
@@ -136,7 +146,14 @@ function markdownTeam(t: TeamDrift): string[] {
     d.urns.map((u) => code(parts(u).name)).join(", "),
     cell(whenHeldTwice(d.urns)),
   ]);
-  const adopt = t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, ""] : [];
+  const adopt = t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, "", `Note: ${DECLARE_IMPORTED}.`, ""] : [];
+  const copies = t.copy.map((c) => [
+    code(c.id),
+    cell(c.field),
+    code(c.search),
+    code(parts(c.of).name),
+    cell(whenCopied(c.id, c.of)),
+  ]);
   out.push(
     ...section("Drifted", ["Resource", "Id", "Field", "State", "Live", "What to do"], drifted),
     ...section("Deleted out of band", ["Resource", "Id", "What to do"], deleted),
@@ -147,6 +164,7 @@ function markdownTeam(t: TeamDrift): string[] {
       adopt,
     ),
     ...section("Held by two resources (duplicate)", ["Id", "Resources", "What to do"], duplicate),
+    ...section("Copies of managed rules", ["Id", "Field", "Search", "Copy of", "What to do"], copies),
     ...section(
       "Ignored",
       ["Id", "Reason"],
@@ -162,11 +180,11 @@ function markdown(r: DriftReport): string {
     "## SecOps drift report",
     "",
     ...mdTable(
-      ["Team", "Checked", "In sync", "Drifted", "Deleted", "Unmanaged", "Duplicate", "Ignored"],
+      ["Team", "Checked", "In sync", "Drifted", "Deleted", "Unmanaged", "Duplicate", "Copy", "Ignored"],
       r.teams.map((t) => [
         code(teamName(t)),
         t.checked ? "yes" : "**no key**",
-        ...[t.inSync, t.drifted, t.deleted, t.unmanaged, t.duplicate, t.ignored].map((l) =>
+        ...[t.inSync, t.drifted, t.deleted, t.unmanaged, t.duplicate, t.copy, t.ignored].map((l) =>
           t.checked ? String(l.length) : "-",
         ),
       ]),

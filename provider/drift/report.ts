@@ -1,8 +1,9 @@
 /**
  * The drift and coverage report: for each team, which managed objects are in sync, drifted (field by
  * field) or deleted out of band, which are held by two resources of the state at once (duplicate: the
- * next removal of either deletes the object under the other), and which live rules no resource of the
- * state holds (unmanaged, made by hand), less those an ignore file names. One key per team, matched to
+ * next removal of either deletes the object under the other), which live rules no resource of the
+ * state holds (unmanaged, made by hand), less those an ignore file names, and which of those copy a
+ * managed rule (copy: delete it or ignore it, never adopt it). One key per team, matched to
  * its team by identity; the state's resources are matched by the `teamId` they recorded. One list of
  * rules per team, one read per managed directory user.
  */
@@ -13,7 +14,14 @@ import type { ResourceDefinition } from "../resources/definition";
 import { listObjects } from "../resources/listing";
 import { RESOURCES } from "../resources/registry";
 import { PENDING_ID_PREFIX } from "../resources/runtime";
-import { adoptionNames, hasExplicitProviders, heldRuleIds, importLine, providerOfTeam } from "./adopt";
+import {
+  adoptionNames,
+  copiesOf,
+  hasExplicitProviders,
+  heldRuleIds,
+  importLine,
+  providerOfTeam,
+} from "./adopt";
 import { ignoredBy, type IgnoreRule } from "./ignore";
 import { DriftInputError, ENCRYPTED, type ManagedResource } from "./state";
 
@@ -36,6 +44,11 @@ export interface TeamDrift {
   unmanaged: Array<{ id: string; field: string; search: string; enabled: boolean; import: string }>;
   /** Objects held by more than one resource of the state: each with every URN that holds it. */
   duplicate: Array<{ id: string; urns: string[] }>;
+  /**
+   * Live rules no resource holds with the field and search of a rule the team's resources hold
+   * (`of`: its URN): delete them by hand, or keep them deliberately in the ignore file; never import.
+   */
+  copy: Array<{ id: string; field: string; search: string; enabled: boolean; of: string }>;
   ignored: Array<{ id: string; reason: string }>;
   /** The `secops hva export` command that writes TypeScript adopting the unmanaged rules (when any). */
   adopt?: string;
@@ -59,6 +72,8 @@ export interface DriftOptions {
   /** The state file as the user named it, for the `secops hva export --state` hint. */
   state?: string;
   ignore?: IgnoreRule[];
+  /** The ignore file as the user named it: the adoption hint passes it on to the export. */
+  ignoreFile?: string;
   /** Called with a line of progress (the CLI prints it on stderr when that is a terminal). */
   progress?: (line: string) => void;
   /** Directory users read at once. Default 8. */
@@ -73,7 +88,8 @@ export const isClean = (r: DriftReport) =>
       t.drifted.length === 0 &&
       t.deleted.length === 0 &&
       t.unmanaged.length === 0 &&
-      t.duplicate.length === 0,
+      t.duplicate.length === 0 &&
+      t.copy.length === 0,
   );
 
 /** The differing fields: state value → live value; encrypted values are not compared. */
@@ -96,6 +112,7 @@ function emptyTeam(teamId: string, checked: boolean, managed: number): TeamDrift
     deleted: [],
     unmanaged: [],
     duplicate: [],
+    copy: [],
     ignored: [],
   };
 }
@@ -116,6 +133,8 @@ function place(
 interface StateView {
   resources: ManagedResource[];
   ignore: IgnoreRule[];
+  /** The team a resource of the state belongs to. */
+  teamOf: (r: ManagedResource) => string;
 }
 
 /** The fields drift compares of a managed object, state value against live value. */
@@ -162,44 +181,74 @@ async function checkKind(
   client: SecOpsClient,
   mine: ManagedResource[],
   view: StateView,
-  adopt: string,
   concurrency: number,
-) {
+): Promise<HvaRule[]> {
   const listed = def.drift.live === "list" ? await listObjects(client, def.token) : undefined;
   const live = listed
     ? new Map(listed.map((o) => [o.id, o.item as never]))
     : await readEach(def, client, mine, concurrency);
   for (const r of mine) place(team, r, live.has(r.id) ? compared(def, r.outputs, live.get(r.id)!) : null);
-  if (def.drift.unmanaged && listed)
-    unmanagedRules(
-      team,
-      listed.map((o) => o.item as HvaRule),
-      view,
-      adopt,
-    );
+  return def.drift.unmanaged && listed
+    ? looseRules(
+        team,
+        listed.map((o) => o.item as HvaRule),
+        view,
+      )
+    : [];
 }
 
-/** The live rules no resource holds, less the ignored ones, each with its import line. */
-function unmanagedRules(team: TeamDrift, rules: HvaRule[], view: StateView, adopt: string) {
+/**
+ * The live rules no resource holds, less the ignored ones (listed as ignored) and the copies of
+ * managed rules (listed as copies): the rules to adopt.
+ */
+function looseRules(team: TeamDrift, rules: HvaRule[], view: StateView): HvaRule[] {
   const held = heldRuleIds(view.resources, rules);
+  const copies = copiesOf(rules, view.resources, held, view.teamOf, team.teamId);
   const loose: HvaRule[] = [];
   for (const rule of rules) {
     if (held.has(rule.id)) continue;
     const reason = ignoredBy(view.ignore, rule);
+    const of = copies.get(rule.id);
     if (reason !== undefined) team.ignored.push({ id: rule.id, reason });
+    else if (of !== undefined)
+      team.copy.push({
+        id: rule.id,
+        field: rule.searchField ?? "name",
+        search: rule.search ?? "",
+        enabled: rule.enabled !== false,
+        of,
+      });
     else loose.push(rule);
   }
+  return loose;
+}
+
+/**
+ * Names every team's rules to adopt, unique across the whole report: a team whose names another team
+ * would also give is prefixed with its team id (and its export line says so), so the files the
+ * adoption lines write can be used in one program. Then each rule's import line and the team's export.
+ */
+function adoptions(
+  found: Array<{ team: TeamDrift; loose: HvaRule[]; key: DriftKey }>,
+  view: StateView,
+  options: DriftOptions,
+): void {
+  const plain = found.map((f) => new Set(adoptionNames(f.loose, view.resources).map((n) => n.name)));
   const explicit = hasExplicitProviders(view.resources);
-  const provider = providerOfTeam(view.resources, team.teamId);
-  for (const { name, rule } of adoptionNames(loose, view.resources))
-    team.unmanaged.push({
-      id: rule.id,
-      field: rule.searchField ?? "name",
-      search: rule.search ?? "",
-      enabled: rule.enabled !== false,
-      import: importLine(name, rule.id, explicit, provider, team.teamId),
-    });
-  if (team.unmanaged.length) team.adopt = adopt;
+  for (const [i, { team, loose, key }] of found.entries()) {
+    const clash = plain.some((other, j) => j !== i && [...plain[i]].some((n) => other.has(n)));
+    const prefix = clash ? `${team.teamId}-` : "";
+    const provider = providerOfTeam(view.resources, team.teamId);
+    for (const { name, rule } of adoptionNames(loose, view.resources, prefix))
+      team.unmanaged.push({
+        id: rule.id,
+        field: rule.searchField ?? "name",
+        search: rule.search ?? "",
+        enabled: rule.enabled !== false,
+        import: importLine(name, rule.id, explicit, provider, team.teamId),
+      });
+    if (team.unmanaged.length) team.adopt = adoptCommand(options, key, team.teamId, prefix);
+  }
 }
 
 /** Objects held by more than one resource (of one kind), by kind and id: the URNs, sorted. */
@@ -212,10 +261,19 @@ function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
   return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
 }
 
-/** The `secops hva export` line that adopts a team's unmanaged rules, with that team's key. */
-function adoptCommand(state: string | undefined, key: DriftKey, teamId: string): string {
-  const keyFlag = key.name === "SECOPS_API_KEY" ? "" : ` --api-key-env ${key.name}`;
-  return `secops hva export --state ${state ?? "<state file>"}${keyFlag} --format typescript --native --out adopt-${teamId}.ts`;
+/**
+ * The `secops hva export` line that adopts a team's unmanaged rules, with that team's key and the
+ * options the report was made with (its ignore file; the team's name prefix), so the export adopts
+ * exactly the rules the report lists as unmanaged, under the names it gives.
+ */
+function adoptCommand(options: DriftOptions, key: DriftKey, teamId: string, prefix: string): string {
+  const flags = [
+    `--state ${options.state ?? "<state file>"}`,
+    ...(key.name === "SECOPS_API_KEY" ? [] : [`--api-key-env ${key.name}`]),
+    ...(options.ignoreFile ? [`--ignore ${options.ignoreFile}`] : []),
+    ...(prefix ? [`--name-prefix ${prefix}`] : []),
+  ];
+  return `secops hva export ${flags.join(" ")} --format typescript --native --out adopt-${teamId}.ts`;
 }
 
 /** The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for. */
@@ -249,9 +307,10 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     const only = byTeam.size === 1 ? [...byTeam.keys()][0] : "";
     const teamOfResource = (r: ManagedResource) => r.teamId ?? only;
     const teamIds = [...new Set([...byTeam.keys(), ...real.map(teamOfResource)])].sort();
-    const view: StateView = { resources, ignore: options.ignore ?? [] };
+    const view: StateView = { resources, ignore: options.ignore ?? [], teamOf: teamOfResource };
     const twice = heldTwice(real);
     const teams: TeamDrift[] = [];
+    const found: Array<{ team: TeamDrift; loose: HvaRule[]; key: DriftKey }> = [];
     for (const [i, teamId] of teamIds.entries()) {
       const mine = real.filter((r) => teamOfResource(r) === teamId);
       const access = byTeam.get(teamId);
@@ -265,17 +324,21 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
         const urns = twice.get(`${r.kind}\n${r.id}`);
         if (urns?.[0] === r.urn) team.duplicate.push({ id: r.id, urns });
       }
+      const loose: HvaRule[] = [];
       for (const { definition } of RESOURCES)
-        await checkKind(
-          definition,
-          team,
-          access.client,
-          once.filter((r) => r.kind === definition.name),
-          view,
-          adoptCommand(options.state, access.key, teamId),
-          options.concurrency ?? 8,
+        loose.push(
+          ...(await checkKind(
+            definition,
+            team,
+            access.client,
+            once.filter((r) => r.kind === definition.name),
+            view,
+            options.concurrency ?? 8,
+          )),
         );
+      found.push({ team, loose, key: access.key });
     }
+    adoptions(found, view, options);
     return { version: 1, teams };
   } finally {
     await Promise.all(clients.map((c) => c.client.close()));

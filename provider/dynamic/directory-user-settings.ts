@@ -74,6 +74,11 @@ export class DirectoryUserSettings extends pulumi.dynamic.Resource {
         displayName: undefined,
         teamId: undefined,
         previousValues: undefined,
+        __secopsUrn: pulumi.createUrn(
+          name,
+          "pulumi-nodejs:dynamic/secops:DirectoryUserSettings",
+          opts?.parent,
+        ),
       },
       opts,
       "secops",

@@ -48,7 +48,12 @@ export class HvaAutomationRule extends pulumi.dynamic.Resource {
     super(
       hvaAutomationRuleProvider,
       name,
-      { enabled: undefined, ...args, teamId: undefined },
+      {
+        enabled: undefined,
+        ...args,
+        teamId: undefined,
+        __secopsUrn: pulumi.createUrn(name, "pulumi-nodejs:dynamic/secops:HvaAutomationRule", opts?.parent),
+      },
       opts,
       "secops",
       "HvaAutomationRule",

@@ -10,6 +10,7 @@ import {
   type PropertySpec,
   type ResourceDefinition,
 } from "./definition";
+import { URN_INPUT } from "./declarations";
 
 /** The first line of every generated file. */
 export const GENERATED =
@@ -181,6 +182,8 @@ export function dynamicClass<T extends { id: string }>(def: ResourceDefinition<T
     ...shared.map((k) => `${k}: undefined`),
     "...args",
     ...outputOnly(def).map((k) => `${k}: undefined`),
+    // The dynamic host's Check is not told the URN: this input tells it (see declarations.ts).
+    `${URN_INPUT}: pulumi.createUrn(name, "${dynamicType(def)}", opts?.parent)`,
   ].join(", ");
   return `// ${GENERATED}
 import * as pulumi from "@pulumi/pulumi";

@@ -17,10 +17,12 @@ export interface ResourceContext {
   urn?(): string | undefined;
 }
 
-/** The operations of a resource implementation, typed against Pulumi's dynamic-provider interface. */
+/**
+ * The operations of a resource implementation, typed against Pulumi's dynamic-provider interface;
+ * check also takes the URN of the resource (the front-end's, else the context's).
+ */
 export type ResourceImplementation<Inputs, Outputs> = Required<
-  Pick<
-    pulumi.dynamic.ResourceProvider<Inputs, Outputs>,
-    "check" | "diff" | "create" | "read" | "update" | "delete"
-  >
->;
+  Pick<pulumi.dynamic.ResourceProvider<Inputs, Outputs>, "diff" | "create" | "read" | "update" | "delete">
+> & {
+  check(olds: unknown, news: unknown, urn?: string): Promise<pulumi.dynamic.CheckResult<Inputs>>;
+};

@@ -5,13 +5,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../client/errors";
 import { isDotSegment } from "../client/ids";
 import type { DirectoryUser } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
 import { slug } from "./names";
 import { assertTeam, cannotImport, definedOnly, explainForbidden, isPendingId, isUnknown } from "./runtime";
+import { Declarations, declaredOnce } from "./declarations";
 import { dynamicImplementation } from "./shim-target";
 
 /** The flags this resource can manage. */
@@ -179,6 +180,13 @@ export const definition: ResourceDefinition<DirectoryUser> = {
   },
 };
 
+/** Why a second resource managing one directory user is refused. */
+export const duplicateUserReason = (other: string, user: string) =>
+  `directory user ${JSON.stringify(user)} is already managed by ${other} under the same secops ` +
+  "provider: two resources setting one user's flags undo each other on every up. Manage each user " +
+  "in one DirectoryUserSettings (a renamed resource keeps its user with the aliases option: " +
+  "aliases: [its old URN])";
+
 /** Checks inputs without network: one failure per problem, named by property. */
 export async function checkUserSettings(
   news: unknown,
@@ -194,10 +202,30 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   DirectoryUserSettingsInputs,
   DirectoryUserSettingsOutputs
 > {
+  /** Which resource manages which user in this run. */
+  readonly #declared = new Declarations();
+  /**
+   * Users an import read in this run, with the importing resource's URN where known: another
+   * resource leaving the stack does not restore their flags (see HvaAutomationRuleImpl's #takenOver).
+   */
+  readonly #imported = new Map<string, string | undefined>();
+
   constructor(private readonly ctx: ResourceContext) {}
 
-  check(_olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
-    return checkUserSettings(news);
+  /** Checks the inputs; a second resource of this provider managing the same user is refused. */
+  async check(
+    _olds: unknown,
+    news: unknown,
+    urn = this.ctx.urn?.(),
+  ): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
+    const checked = await checkUserSettings(news);
+    const user = checked.inputs?.directoryUserId;
+    const key = typeof user === "string" && !isUnknown(user) ? user : undefined;
+    const refused = declaredOnce(this.#declared, key, urn, checked.failures, (other) => ({
+      property: "directoryUserId",
+      reason: duplicateUserReason(other, key!),
+    }));
+    return refused ? { ...checked, failures: refused } : checked;
   }
 
   async diff(
@@ -220,6 +248,9 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   async create(
     inputs: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.CreateResult<DirectoryUserSettingsOutputs>> {
+    const other = this.#declared.contender(inputs.directoryUserId, this.ctx.urn?.());
+    if (other)
+      throw new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId));
     const client = await this.ctx.client();
     const flags = managed(inputs);
     const before = await readUser(client, inputs.directoryUserId);
@@ -261,6 +292,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
       return { id, props };
     }
     if (!props) {
+      this.#imported.set(id, this.ctx.urn?.());
       const current = Object.fromEntries(USER_FLAGS.map((f) => [f, user[f] ?? null]));
       return { id, props: outputs(user, current, false) };
     }
@@ -289,6 +321,13 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   async delete(id: string, props: DirectoryUserSettingsOutputs): Promise<void> {
     // An interrupted create only PATCHed flags (idempotent): nothing to remove, the next create re-sends it.
     if (isPendingId(id) || !props.restoreOnDelete) return;
+    if (this.#imported.has(id) && (this.#imported.get(id) ?? "") !== (this.ctx.urn?.() ?? "-")) {
+      this.ctx.warn(
+        `user-kept-${id}`,
+        `secops: directory user ${id}'s flags were not restored: another resource of this stack manages the user in this run; only this resource left the stack`,
+      );
+      return;
+    }
     const restore = Object.fromEntries(
       Object.entries(props.previousValues ?? {}).filter(([, v]) => typeof v === "boolean"),
     );

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
@@ -26,6 +26,7 @@ import { createRule, outputs } from "./hva-create";
 import { held, removePendingCreate } from "./hva-settle";
 import { intentJournal } from "./intents";
 import { FreshLoad, KeyedLock } from "./serial";
+import { Declarations, declaredOnce } from "./declarations";
 import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
 
 export type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
@@ -107,6 +108,16 @@ export const definition: ResourceDefinition<HvaRule> = {
   },
 };
 
+/** What identifies the rule a resource declares. */
+const ruleKey = (field: string, search: string) => JSON.stringify([field, search]);
+
+/** Why a second resource declaring one rule is refused. */
+export const duplicateRuleReason = (other: string, field: string, search: string) =>
+  `the rule with field ${JSON.stringify(field)} and search ${JSON.stringify(search)} is already declared ` +
+  `by ${other} under the same secops provider: a rule held by two resources is deleted under one of ` +
+  "them when the other goes. Declare each rule once (a renamed resource keeps its rule with the " +
+  "aliases option: aliases: [its old URN])";
+
 /** Checks inputs without network: one failure per problem, named by property. */
 export async function checkHvaRule(news: unknown): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
   const { inputs, failures } = checkInputs(definition, news);
@@ -123,14 +134,36 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   readonly #listCache = new RuleListCache();
   /** Rules this instance created or adopted, so two resources never claim one rule. */
   readonly #claimed = new Set<string>();
+  /**
+   * Rules a create adopted or an import read in this run, with the URN of the resource that took each
+   * over (where the front-end tells it): another resource's delete leaves them. The engine starts the
+   * provider afresh for each run, and in one run a resource never deletes the rule it took over.
+   */
+  readonly #takenOver = new Map<string, string | undefined>();
+  /** Which resource declares which rule (field and search) in this run. */
+  readonly #declared = new Declarations();
   /** Creates of the same rule (field and search) run one at a time. */
   readonly #creating = new KeyedLock();
   readonly #lists = new WeakMap<SecOpsClient, FreshLoad<HvaRule[]>>();
 
   constructor(private readonly ctx: ResourceContext) {}
 
-  check(_olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
-    return checkHvaRule(news);
+  /** Checks the inputs; a second resource of this provider declaring the same rule is refused. */
+  async check(
+    _olds: unknown,
+    news: unknown,
+    urn = this.ctx.urn?.(),
+  ): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
+    const checked = await checkHvaRule(news);
+    const { field, search } = checked.inputs ?? {};
+    const known =
+      typeof field === "string" && typeof search === "string" && !isUnknown(field) && !isUnknown(search);
+    const key = known ? ruleKey(field, search) : undefined;
+    const refused = declaredOnce(this.#declared, key, urn, checked.failures, (other) => ({
+      property: "search",
+      reason: duplicateRuleReason(other, field!, search!),
+    }));
+    return refused ? { ...checked, failures: refused } : checked;
   }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
@@ -149,8 +182,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     let lists = this.#lists.get(client);
     if (!lists) this.#lists.set(client, (lists = new FreshLoad(() => client.listHvaRules())));
     const warn = (k: string, m: string) => this.ctx.warn(k, m);
-    const c = { client, claimed: this.#claimed, lists, warn, urn: this.ctx.urn?.() };
-    const key = JSON.stringify([inputs.field, inputs.search]);
+    const urn = this.ctx.urn?.();
+    const adopted = { add: (id: string) => this.#takenOver.set(id, urn) };
+    const c = { client, claimed: this.#claimed, adopted, lists, warn, urn };
+    const key = ruleKey(inputs.field, inputs.search);
+    const other = this.#declared.contender(key, urn);
+    if (other) throw new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search));
     return this.#creating
       .run(key, () =>
         writing(
@@ -170,6 +207,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     held(props?.teamId, id, props);
+    if (!props) this.#takenOver.set(id, this.ctx.urn?.()); // an import: see #takenOver
     const listed = (await this.#listCache.rules(client))?.get(id);
     if (listed) return { id, props: outputs(listed, props ?? { field: "", search: "", enabled: true }) };
     // Not in the list (or no list): a GET tells "deleted" from "not listed".
@@ -241,6 +279,13 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       return false;
     }
     held(props?.teamId, id, props);
+    if (this.#takenOver.has(id) && (this.#takenOver.get(id) ?? "") !== (this.ctx.urn?.() ?? "-")) {
+      this.ctx.warn(
+        `hva-kept-${id}`,
+        `secops: HVA rule ${id} was not deleted: another resource of this stack took it over in this run (adoptExisting or import) and holds it now; only this resource left the stack`,
+      );
+      return false;
+    }
     // The claim is given up only once the rule is gone (or left disabled): a delete that failed keeps
     // it, so no adoption in this instance takes a rule a resource still holds.
     const released = <T>(result: T): T => (this.#claimed.delete(id), result);

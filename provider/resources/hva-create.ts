@@ -40,6 +40,8 @@ async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRul
 export interface CreateContext {
   client: SecOpsClient;
   claimed: Set<string>;
+  /** Rules adoptExisting took over in this run (a resource leaving the stack does not delete them). */
+  adopted: { add(id: string): void };
   lists: FreshLoad<HvaRule[]>;
   warn: ResourceContext["warn"];
   /** The URN of the resource being created, when the front-end knows it. */
@@ -63,6 +65,7 @@ export async function createRule(
   if (!rule && inputs.adoptExisting) {
     const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
     rule = rules.find((r) => identical(r, inputs, claimed));
+    if (rule) c.adopted.add(rule.id);
   }
   if (!rule) {
     const at = new Date().toISOString();

@@ -20,6 +20,7 @@ import {
   type ConnectionSettings,
 } from "../config";
 import type { ResourceContext, ResourceImplementation } from "./context";
+import { URN_INPUT } from "./declarations";
 
 /** Credentials of the host's one provider instance: from `configure`, else the environment. */
 export class ProviderRuntime implements ResourceContext {
@@ -91,7 +92,10 @@ export function dynamicImplementation<I, O>(
   const impl = make(runtime);
   const bound: DynamicImplementation<I, O> = {
     configure: (req) => runtime.configure(req),
-    check: async (olds, news) => withConfigProblem(runtime.takeProblem(), await impl.check(olds, news)),
+    check: async (olds, news) => {
+      const { urn, inputs } = withoutUrn(news);
+      return withConfigProblem(runtime.takeProblem(), await impl.check(olds, inputs, urn));
+    },
     diff: (id, olds, news) => impl.diff(id, olds, news),
     create: (inputs) => impl.create(inputs),
     read: (id, props) => impl.read(id, props),
@@ -100,6 +104,13 @@ export function dynamicImplementation<I, O>(
     route: (...args: unknown[]) => route(bound, args),
   };
   return bound;
+}
+
+/** The inputs without the URN the dynamic classes add (see ./declarations.ts), and that URN. */
+function withoutUrn(news: unknown): { urn: string | undefined; inputs: unknown } {
+  if (!news || typeof news !== "object" || !(URN_INPUT in news)) return { urn: undefined, inputs: news };
+  const { [URN_INPUT]: urn, ...inputs } = news as Record<string, unknown>;
+  return { urn: typeof urn === "string" ? urn : undefined, inputs };
 }
 
 /** A check's result with the configuration's problem as a failure of no one property. */

@@ -8,6 +8,8 @@ import { secret, type ProviderProcess } from "./host";
 import { DynamicProviderHost, NativePluginProcess } from "./processes";
 import type { DeclaredResource } from "./program";
 import { errorText } from "./state";
+import { otherTeamsKeyMessage } from "../native/plugin/config-rpcs";
+import { providerOfUrn } from "../native/plugin/instance";
 
 /** The provider type token of the native plugin. */
 export const NATIVE_PROVIDER_TYPE = "pulumi:providers:secops";
@@ -34,6 +36,12 @@ export interface ProviderSetOptions {
   secretKeys: ReadonlySet<string>;
   /** Evaluates the program (which calls {@link ProviderSet.remember} with what it declares). */
   evaluate: () => Promise<unknown>;
+  /**
+   * The teams the state's resources of a native provider recorded (by the provider's key: its URN or
+   * {@link DEFAULT_PROVIDER}). The engine asks DiffConfig with the provider's old inputs, which the
+   * runner does not keep: it compares these teams with the new key's instead, and refuses the same way.
+   */
+  teamsOf?: (key: string) => string[];
 }
 
 const unwrapSecret = (v: unknown): unknown =>
@@ -116,12 +124,27 @@ export class ProviderSet {
         );
       await plugin.diffConfig(urn, checked.inputs, checked.inputs);
       await plugin.configure(checked.inputs, variables);
+      await this.sameTeam(key, urn, plugin);
       return plugin;
     } catch (err) {
       this.#stderr += plugin.stderr;
       await plugin.close();
       throw err;
     }
+  }
+
+  /**
+   * Refuses a provider whose key is of another team than the resources it holds in the state, before
+   * any of them (or a new one) is touched, with the words of the plugin's DiffConfig.
+   */
+  private async sameTeam(key: string, urn: string, plugin: ProviderProcess): Promise<void> {
+    const held = this.options.teamsOf?.(key) ?? [];
+    if (held.length === 0) return;
+    const { result, failures } = await plugin.invoke("secops:index:getIdentity", {});
+    const team = typeof result.teamId === "string" ? result.teamId : undefined;
+    if (failures.length || team === undefined) return; // each operation checks the team itself
+    const before = held.find((t) => t !== team);
+    if (before !== undefined) throw new Error(otherTeamsKeyMessage(providerOfUrn(urn), before, team));
   }
 
   /**

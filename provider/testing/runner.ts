@@ -23,7 +23,7 @@ import { progress } from "./progress";
 import { changed, planSteps, visible, type Op, type Planned, type Step } from "./plan";
 import { evaluateStack, projectName, urnOf, type DeclaredResource } from "./program";
 import type { RunnerOptions } from "./options";
-import { isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from "./providers";
+import { DEFAULT_PROVIDER, isNative, NATIVE_PROVIDER_TYPE, ProviderSet, type ProviderRef } from "./providers";
 
 /** One object a provider listed: an id its import takes, and a resource name. */
 export interface Listed {
@@ -289,6 +289,13 @@ export class LifecycleRunner {
       config: this.options.config ?? {},
       secretKeys: new Set(this.options.secretKeys ?? ["secops:apiKey"]),
       evaluate: () => this.declared(),
+      teamsOf: (key) => {
+        const provider = key === DEFAULT_PROVIDER ? undefined : key;
+        const teams = this.state()
+          .resources.filter((r) => isNative(r.type) && r.providerUrn === provider)
+          .map((r) => r.outputs.teamId);
+        return [...new Set(teams.filter((t): t is string => typeof t === "string" && t !== ""))];
+      },
     });
     return this.providers;
   }

@@ -317,7 +317,7 @@ describe("the CLI", () => {
     expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 3, stderr: "" });
     const lines = table.stdout.split("\n");
     expect(lines[0]).toBe(
-      `team team-client-2: 3 in sync, 0 drifted, 0 deleted, 0 unmanaged, 1 duplicate, ${seededIds.length + 1} ignored`,
+      `team team-client-2: 3 in sync, 0 drifted, 0 deleted, 0 unmanaged, 1 duplicate, 0 copy, ${seededIds.length + 1} ignored`,
     );
     expect(lines.filter((l) => l.includes("duplicate  "))).toEqual([
       expect.stringMatching(
@@ -344,7 +344,7 @@ describe("the CLI", () => {
       ].join("\n"),
     );
     expect(markdown.stdout).toContain(
-      `| \`team-client-2\` | yes | 3 | 0 | 0 | 0 | 1 | ${seededIds.length + 1} |`,
+      `| \`team-client-2\` | yes | 3 | 0 | 0 | 0 | 1 | 0 | ${seededIds.length + 1} |`,
     );
     // The report reads; it never changes the API's state.
     expect(await sim.control.state()).toEqual(before);

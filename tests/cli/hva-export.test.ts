@@ -135,18 +135,43 @@ test("--out keeps an existing file unless --force, and a missing folder is a usa
 });
 
 test("issue 32: --state of a stack on the default provider exports only the rules no resource holds", async () => {
-  // The previous test's up adopted the team's 5 rules into state.json; one more is made by hand.
+  // The previous test's up adopted the team's 5 rules into state.json; one more is made by hand, and
+  // a hand-made copy of the managed dc-* rule (a copy is never exported: issue 42).
   const handMade = await sim.control.addRule({
     teamId: "team-client-1",
     searchField: "name",
-    search: "dc-*",
+    search: "dc-?",
   });
+  const copy = await sim.control.addRule({ teamId: "team-client-1", searchField: "name", search: "dc-*" });
   const state = join(dir, "state.json");
   const r = await run(CLI, ["hva", "export", "--state", state], env);
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({
+    code: 0,
+    stderr: `secops hva export: left out 1 copy(ies) of managed rules (${copy.id}): delete them by hand or ignore them (see secops drift)\n`,
+  });
   // "dc" is a resource of the state already: the new rule is named apart from it.
   expect(JSON.parse(r.stdout)).toEqual({
     resources: [{ type: "secops:index:HvaAutomationRule", name: "dc-3", id: handMade.id }],
+  });
+  // With the drift report's ignore file and a name prefix, as its adoption line gives them.
+  const ignore = join(dir, "ignore.txt");
+  writeFileSync(ignore, `${copy.id} # kept on purpose\n`);
+  const prefixed = await run(
+    CLI,
+    ["hva", "export", "--state", state, "--ignore", ignore, "--name-prefix", "team-client-1-"],
+    env,
+  );
+  expect({ code: prefixed.code, stderr: prefixed.stderr }).toEqual({
+    code: 0,
+    stderr: `secops hva export: left out 1 ignored rule(s) (${copy.id})\n`,
+  });
+  expect(JSON.parse(prefixed.stdout).resources).toEqual([
+    { type: "secops:index:HvaAutomationRule", name: "team-client-1-dc", id: handMade.id },
+  ]);
+  expect(await run(CLI, ["hva", "export", "--name-prefix", "a b"], env)).toMatchObject({
+    code: 2,
+    stderr:
+      'secops: --name-prefix "a b": letters, digits, dots, dashes and underscores only, starting with a letter or digit\n',
   });
 });
 

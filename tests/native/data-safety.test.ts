@@ -7,6 +7,7 @@ import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } fr
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { SecOpsClient } from "pulumi-secops/client";
 import { proto } from "../../provider/native/plugin/proto";
+import { duplicateRuleReason } from "../../provider/resources/hva-automation-rule";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built } from "../helpers/spawn";
 
@@ -206,23 +207,39 @@ test("3. a PUT that commits and then answers 500 is reconciled: one rule, never 
   expect((await sim.control.stats()).faultsInjected).toMatchObject({ "commit-500": 1 });
 });
 
-test("4. two concurrent creates of the same rule under faults get two rules, one each", async () => {
+test("4. two providers of one team creating the same rule at once under faults get two rules, one each", async () => {
+  // Two resources of one provider declaring one rule are refused (cli-one-object.test.ts); two
+  // providers with keys of one team are separate plugin processes that share only the journal.
   const search = unique();
   await sim.control.setFaults([
     { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
     { kind: "latency", method: "PUT", path: RULES, latencyMs: 300 },
   ]);
-  const plugin = await configured();
+  const [one, two] = await Promise.all([configured(), configured()]);
   const [a, b] = await Promise.all([
-    plugin.create(`${RULE}-a`, inputsOf(search)),
-    plugin.create(`${RULE}-b`, inputsOf(search)),
+    one.create(`${RULE}-a`, inputsOf(search)),
+    two.create(`${RULE}-b`, inputsOf(search)),
   ]);
   expect(a.id).not.toBe(b.id);
   expect((await live(search)).sort()).toEqual([a.id, b.id].sort());
   await sim.control.clearFaults();
-  await plugin.delete(a.id, RULE, a.properties);
-  await plugin.delete(b.id, RULE, b.properties);
+  await one.delete(a.id, RULE, a.properties);
+  await two.delete(b.id, RULE, b.properties);
   expect(await live(search)).toEqual([]); // no orphan
+});
+
+test("4b. two resources of one provider declaring the same rule: the second create is refused, naming the first; one rule", async () => {
+  const search = unique();
+  const plugin = await configured();
+  const a = await plugin.create(`${RULE}-a`, inputsOf(search));
+  await sim.control.resetStats();
+  await expect(plugin.create(`${RULE}-b`, inputsOf(search))).rejects.toMatchObject({
+    details: `secops: invalid inputs for ${RULE}-b: search: ${duplicateRuleReason(`${RULE}-a`, "name", search)}`,
+  });
+  expect(await requests("PUT /endpoint/hva/automation")).toBe(0);
+  expect(await live(search)).toEqual([a.id]);
+  await plugin.delete(a.id, RULE, a.properties);
+  expect(await live(search)).toEqual([]);
 });
 
 test("5. a plugin killed with creates in flight: the next run adopts what landed, sets enabled, makes no duplicate", async () => {

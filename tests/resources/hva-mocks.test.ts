@@ -23,10 +23,14 @@ test("type token, names, exact inputs, the API's output, and a thin serialized s
     ["pulumi-nodejs:dynamic/secops:HvaAutomationRule", "dcs"],
     ["pulumi-nodejs:dynamic/secops:HvaAutomationRule", "dcs-2"],
   ]);
-  const { __provider: serialized, ...inputs } = seen[0].inputs;
+  const { __provider: serialized, __secopsUrn: urn, ...inputs } = seen[0].inputs;
   expect(Object.keys(inputs).sort()).toEqual(["enabled", "field", "search"]);
   expect(inputs).toEqual(args);
-  expect(seen[1].inputs).toEqual(seen[0].inputs);
+  // The URN, which the dynamic host's Check is not told, for the one-object-one-resource check.
+  expect(urn).toMatch(/^urn:pulumi:[^:]+::[^:]+::pulumi-nodejs:dynamic\/secops:HvaAutomationRule::dcs$/);
+  const { __secopsUrn: urn2, ...inputs2 } = seen[1].inputs;
+  expect(urn2).toBe(String(urn).replace(/dcs$/, "dcs-2"));
+  expect(inputs2).toEqual({ __provider: serialized, ...inputs });
 
   // The serialized text: small, no key, none of the client's machinery, the implementation by name.
   expect(typeof serialized).toBe("string");

@@ -117,14 +117,20 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
  * `--yes`: either way rules change team without anyone asking for it (issue 32).
  */
 function otherTeamsKey(who: ProviderIdentity | undefined, before: string, after: string): RpcFailure {
+  return new RpcFailure("FAILED_PRECONDITION", otherTeamsKeyMessage(who, before, after));
+}
+
+/** The words of that refusal (the offline runner gives the same). */
+export function otherTeamsKeyMessage(
+  who: ProviderIdentity | undefined,
+  before: string,
+  after: string,
+): string {
   const label = describeProvider(who);
   const newProvider = who?.isDefault
     ? "declare an explicit provider with that key"
     : "declare a provider of a new name with that key";
-  return new RpcFailure(
-    "FAILED_PRECONDITION",
-    `${label} holds team ${before}'s resources, and its new apiKey is a key of team ${after}; nothing was changed. A provider never moves to another team: give it back a key of team ${before}, and to manage team ${after} ${newProvider} (to move rules, create them under the new provider and remove them from this one)`,
-  );
+  return `${label} holds team ${before}'s resources, and its new apiKey is a key of team ${after}; nothing was changed. A provider never moves to another team: give it back a key of team ${before}, and to manage team ${after} ${newProvider} (to move rules, create them under the new provider and remove them from this one)`;
 }
 
 /**

@@ -1,0 +1,63 @@
+/**
+ * One live object, one resource: which resource of one provider instance declares which object (a
+ * rule's field and search, a directory user) in this run. Every resource of a provider passes
+ * through that provider's Check in every preview and up, and the engine starts each provider (the
+ * plugin per provider, the dynamic host per program) afresh for each run, so a second resource
+ * declaring an object another one declares is refused before anything is written. The same URN
+ * checked again (a replace, the plugin's check before a create) is the same declaration.
+ */
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+
+/** The input the dynamic classes give the URN in (the dynamic host's Check is not told it). */
+export const URN_INPUT = "__secopsUrn";
+
+export class Declarations {
+  readonly #byKey = new Map<string, string>();
+  readonly #byUrn = new Map<string, string>();
+  /** Every URN that declared each object, refused ones included. */
+  readonly #contenders = new Map<string, Set<string>>();
+
+  /**
+   * Records that `urn` declares the object `key`; the URN of the other resource that already
+   * declares it, if any (then it is only recorded as a contender). Without a URN nothing can be told
+   * apart.
+   */
+  declare(key: string, urn: string | undefined): string | undefined {
+    if (!urn) return undefined;
+    const contenders = this.#contenders.get(key) ?? new Set<string>();
+    this.#contenders.set(key, contenders.add(urn));
+    const other = this.#byKey.get(key);
+    if (other !== undefined && other !== urn) return other;
+    const previous = this.#byUrn.get(urn);
+    if (previous !== undefined && previous !== key) {
+      this.#byKey.delete(previous);
+      this.#contenders.get(previous)?.delete(urn);
+    }
+    this.#byKey.set(key, urn);
+    this.#byUrn.set(urn, key);
+    return undefined;
+  }
+
+  /**
+   * Another resource that declared the object `key` in this run, refused or not. A create asks before
+   * it writes: the engine checks resources one after another while creates already run, so the
+   * resource refused at its Check may come after the one whose create is starting.
+   */
+  contender(key: string, urn: string | undefined): string | undefined {
+    if (!urn) return undefined;
+    return [...(this.#contenders.get(key) ?? [])].find((u) => u !== urn);
+  }
+}
+
+/** The check's failures with a duplicate declaration's added (nothing is recorded when they fail). */
+export function declaredOnce(
+  declarations: Declarations,
+  key: string | undefined,
+  urn: string | undefined,
+  failures: readonly CheckFailure[] | undefined,
+  duplicate: (other: string) => CheckFailure,
+): CheckFailure[] | undefined {
+  if (failures?.length || key === undefined) return failures?.length ? [...failures] : undefined;
+  const other = declarations.declare(key, urn);
+  return other === undefined ? undefined : [duplicate(other)];
+}

@@ -1,0 +1,213 @@
+/**
+ * One live object, one resource, through the real engine (CLI built from its Go modules, Automation
+ * API, the native plugin and Pulumi's dynamic provider host): two resources of one provider that
+ * declare the same rule or the same directory user are refused at Check, naming the other resource's
+ * URN and the fix, before anything of theirs is written; adoptExisting never takes a rule another
+ * resource of the stack holds; a rename with aliases is no duplicate. The simulator's rules and users
+ * are counted after each step.
+ */
+import { join } from "node:path";
+import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { duplicateRuleReason } from "pulumi-secops/resources/hva-automation-rule";
+import { duplicateUserReason } from "pulumi-secops/resources/directory-user-settings";
+import { rules, writes } from "../helpers/sim-counts";
+import { engineStack, type EngineStack, type OpResult } from "../helpers/pulumi-stack";
+import { built } from "../helpers/spawn";
+
+jest.setTimeout(300_000);
+built("plugin/pulumi-resource-secops.js");
+const PROGRAM = join(__dirname, "programs", "objects.js");
+const C1 = "team-client-1";
+let sim: Simulator;
+const stacks: EngineStack[] = [];
+
+type Declared = {
+  name: string;
+  provider?: string;
+  search?: string;
+  adoptExisting?: boolean;
+  user?: string;
+  needsChatOpsWelcome?: boolean;
+  aliases?: string[];
+};
+
+/** Everything the user saw of an operation. */
+const said = (r: OpResult) => `${r.message ?? ""}\n${r.stdout}\n${r.stderr}`;
+const flat = (text: string) => text.replace(/\s+/g, " ");
+
+/**
+ * The engine checks the resources in the order their registrations reach it, which the program does
+ * not fix: of two resources declaring one object, the one checked second is refused, naming the first.
+ * True when the output shows one of `names` refused for `property` = `value` naming the other.
+ */
+function refusedOneOf(
+  text: string,
+  names: [string, string],
+  property: string,
+  value: string,
+  reason: (other: string) => string,
+): boolean {
+  const [a, b] = names;
+  return [
+    [a, b],
+    [b, a],
+  ].some(([refused, other]) =>
+    flat(text).includes(
+      flat(`resource '${refused}': property ${property} value {${value}} has a problem: ${reason(other)}`),
+    ),
+  );
+}
+
+const urn = (project: string, type: string, name: string) => `urn:pulumi:dev::${project}::${type}::${name}`;
+const RULE = "secops:index:HvaAutomationRule";
+const USER = "secops:index:DirectoryUserSettings";
+
+async function objectsStack(project: string, front: "native" | "dynamic"): Promise<EngineStack> {
+  const s = await engineStack(project, PROGRAM);
+  stacks.push(s);
+  await s.config("front", front);
+  await s.config("baseUrl", sim.url);
+  await s.config("c1ApiKey", sim.apiKeys.client1Admin, true);
+  if (front === "dynamic") {
+    await s.config("secops:baseUrl", sim.url);
+    await s.config("secops:apiKey", sim.apiKeys.client1Admin, true);
+  }
+  return s;
+}
+const declare = (s: EngineStack, resources: Declared[]) => s.config("resources", JSON.stringify(resources));
+
+/** Every user's needsChatOpsWelcome, as "id value" lines. */
+async function welcome(): Promise<string[]> {
+  const { users } = await sim.control.state();
+  return users.map((u) => `${String(u.id)} ${String(u.needsChatOpsWelcome)}`).sort();
+}
+
+beforeAll(async () => {
+  sim = await createSimulator({ seed: 421 });
+});
+afterAll(async () => {
+  for (const s of stacks) s.remove();
+  await sim?.close();
+});
+
+test("adoptExisting on a second resource for a rule the stack manages is refused at Check, naming both; nothing is written", async () => {
+  const s = await objectsStack("adopt-twice", "native");
+  await declare(s, [{ name: "dc", provider: "c1", search: "oo-dc-*" }]);
+  expect((await s.op("up")).ok).toBe(true);
+  const before = await rules(sim);
+  expect(before.filter((r) => r.includes("oo-dc-*"))).toEqual([`${C1} oo-dc-* true`]);
+
+  await declare(s, [
+    { name: "dc", provider: "c1", search: "oo-dc-*" },
+    { name: "dc-copy", provider: "c1", search: "oo-dc-*", adoptExisting: true },
+  ]);
+  const reason = (name: string) => duplicateRuleReason(urn("adopt-twice", RULE, name), "name", "oo-dc-*");
+  await sim.control.resetStats();
+  for (const op of ["preview", "up"] as const) {
+    const r = await s.op(op);
+    expect(r.ok).toBe(false);
+    expect(refusedOneOf(said(r), ["dc", "dc-copy"], "search", "oo-dc-*", reason)).toBe(true);
+    expect(said(r)).not.toMatch(/rpc error|code = /);
+  }
+  expect(await rules(sim)).toEqual(before);
+  expect(await writes(sim)).toBe(0);
+  // Whatever the order, the fixed program converges on the one rule and a destroy removes it once.
+  await declare(s, [{ name: "dc", provider: "c1", search: "oo-dc-*" }]);
+  expect((await s.op("up")).ok).toBe(true);
+  expect(await rules(sim)).toEqual(before);
+  expect((await s.op("destroy")).ok).toBe(true);
+  expect((await rules(sim)).filter((r) => r.includes("oo-dc-*"))).toEqual([]);
+});
+
+test("two HvaAutomationRules with the same field and search (dynamic resources): the second is refused naming the first", async () => {
+  const s = await objectsStack("dyn-twice", "dynamic");
+  await declare(s, [
+    { name: "first", search: "oo-dyn-*" },
+    { name: "second", search: "oo-dyn-*" },
+  ]);
+  const before = await rules(sim);
+  await sim.control.resetStats();
+  const preview = await s.op("preview");
+  expect(preview.ok).toBe(false);
+  const dynType = "pulumi-nodejs:dynamic/secops:HvaAutomationRule";
+  const reason = (name: string) => duplicateRuleReason(urn("dyn-twice", dynType, name), "name", "oo-dyn-*");
+  expect(refusedOneOf(said(preview), ["first", "second"], "search", "oo-dyn-*", reason)).toBe(true);
+  expect(await writes(sim)).toBe(0);
+
+  // Declared once, the rule is made once.
+  await declare(s, [{ name: "first", search: "oo-dyn-*" }]);
+  expect((await s.op("up")).ok).toBe(true);
+  expect((await rules(sim)).filter((r) => r.includes("oo-dyn-*"))).toEqual([`${C1} oo-dyn-* true`]);
+  expect((await s.op("destroy")).ok).toBe(true);
+  expect(await rules(sim)).toEqual(before);
+});
+
+test("two DirectoryUserSettings for one user, true and false: refused at Check naming the first; the user is unchanged", async () => {
+  const s = await objectsStack("user-twice", "native");
+  const user = `du-${C1}-003`;
+  const before = await welcome();
+  await declare(s, [
+    { name: "welcome-on", provider: "c1", user, needsChatOpsWelcome: true },
+    { name: "welcome-off", provider: "c1", user, needsChatOpsWelcome: false },
+  ]);
+  await sim.control.resetStats();
+  const preview = await s.op("preview");
+  expect(preview.ok).toBe(false);
+  const reason = (name: string) => duplicateUserReason(urn("user-twice", USER, name), user);
+  const names: [string, string] = ["welcome-on", "welcome-off"];
+  expect(refusedOneOf(said(preview), names, "directoryUserId", user, reason)).toBe(true);
+  expect(await writes(sim)).toBe(0);
+  const up = await s.op("up");
+  expect(up.ok).toBe(false);
+  expect(refusedOneOf(said(up), names, "directoryUserId", user, reason)).toBe(true);
+  // The resource checked first may have been written before the second was checked (the engine
+  // runs creates while it checks): at most one of the two took effect, never both.
+  expect(await writes(sim)).toBeLessThanOrEqual(1);
+  const others = (lines: string[]) => lines.filter((l) => !l.startsWith(`${user} `));
+  expect(others(await welcome())).toEqual(others(before));
+});
+
+test("a resource removed and another adopting its rule in the same up: the rule is kept, held by the new one alone", async () => {
+  const s = await objectsStack("move", "native");
+  await declare(s, [{ name: "old", provider: "c1", search: "oo-move-*" }]);
+  const start = await rules(sim);
+  expect((await s.op("up")).ok).toBe(true);
+  await declare(s, [{ name: "new", provider: "c1", search: "oo-move-*", adoptExisting: true }]);
+  await sim.control.resetStats();
+  const up = await s.op("up");
+  expect(up.ok).toBe(true);
+  expect(up.summary).toMatchObject({ create: 1, delete: 1 });
+  expect(flat(up.stdout)).toMatch(
+    /HVA rule \S+ was not deleted: another resource of this stack took it over in this run \(adoptExisting or import\) and holds it now/,
+  );
+  expect((await rules(sim)).filter((r) => r.includes("oo-move-*"))).toEqual([`${C1} oo-move-* true`]);
+  expect(await writes(sim)).toBe(0);
+  // The new resource holds it: a refresh finds it, a destroy deletes it once.
+  const refresh = await s.op("refresh");
+  expect(refresh.ok).toBe(true);
+  expect(refresh.summary).toEqual({ same: 3 });
+  expect((await s.op("destroy")).ok).toBe(true);
+  expect(await rules(sim)).toEqual(start);
+});
+
+test("a rename with aliases is no duplicate: the engine plans same and nothing is written", async () => {
+  const s = await objectsStack("rename", "native");
+  await declare(s, [{ name: "before", provider: "c1", search: "oo-rename-*" }]);
+  expect((await s.op("up")).ok).toBe(true);
+  const after = await rules(sim);
+  await declare(s, [
+    {
+      name: "after",
+      provider: "c1",
+      search: "oo-rename-*",
+      aliases: [urn("rename", RULE, "before")],
+    },
+  ]);
+  await sim.control.resetStats();
+  const up = await s.op("up");
+  expect(up.ok).toBe(true);
+  expect(up.summary).toMatchObject({ same: 3 });
+  expect(await writes(sim)).toBe(0);
+  expect(await rules(sim)).toEqual(after);
+  expect((await s.op("destroy")).ok).toBe(true);
+});
