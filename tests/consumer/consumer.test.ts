@@ -97,7 +97,7 @@ test("the tarball holds dist, the bins, README, docs and LICENSE; no tests, sour
   expect(
     files.filter(
       (f) =>
-        !/^(dist\/.*\.(js|d\.ts)|docs\/[\w-]+\.md|LICENSE|README\.md|package\.json|schema\.json|bin\/pulumi-resource-secops)$/.test(
+        !/^(dist\/.*\.(js|d\.ts)|docs\/[\w-]+\.md|LICENSE|README\.md|package\.json|schema\.json|bin\/pulumi-resource-secops|policy-pack\/(PulumiPolicy\.yaml|package\.json|index\.js|pulumi-analyzer-secops))$/.test(
           f,
         ),
     ),

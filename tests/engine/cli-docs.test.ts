@@ -6,7 +6,7 @@
  * ask. The lines run in the order a reader follows them: settings, up, export, preview, listing,
  * import, plugin install. A pulumi line none of these steps knows fails this test.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { VERSION } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
@@ -48,12 +48,21 @@ function step(line: string): number | undefined {
     [/^pulumi config set /, 0],
     [/^pulumi up$/, 1],
     [/^pulumi stack export /, 2],
+    // The policy pack (docs/policy.md) on the program and on that export: the stack is clean.
+    [/^pulumi (preview|policy analyze) --policy-pack node_modules\/pulumi-secops\/policy-pack\//, 2.5],
     [/^pulumi preview --refresh --expect-no-changes$/, 3],
     [/^pulumi do secops:index:\w+ list /, 4],
     [/^pulumi import secops:index:HvaAutomationRule \w+ <rule id>$/, 5],
     [/^pulumi plugin install resource secops /, 6],
   ];
   return order.find(([re]) => re.test(line))?.[1];
+}
+
+/** The first JSON block of a page (the config file its command line names). */
+function jsonBlockOf(page: string): string {
+  const block = /^```json\n([\s\S]*?)^```/m.exec(readFileSync(page, "utf8"));
+  if (!block) throw new Error(`${page} shows no JSON block`);
+  return block[1];
 }
 
 let project: ReturnType<typeof yamlProject>;
@@ -102,6 +111,8 @@ test("every pulumi line of the README and docs/ runs for real, as written", asyn
   for (const { file, line } of [...lines].sort((a, b) => step(a.line)! - step(b.line)!)) {
     const args = fill(line).slice(1);
     if (/^pulumi (up|import) /.test(`${line} `)) args.push("--yes");
+    if (line.includes("--policy-pack-config policy.json"))
+      writeFileSync(join(dir, "policy.json"), jsonBlockOf(join(ROOT, file)));
     const ran = await pulumi(args);
     if (ran.code !== 0) failed.push(`${file}: ${line}: exit ${ran.code}\n${ran.stdout}${ran.stderr}`);
     // What each step left, in the simulator and the files.

@@ -9,6 +9,7 @@ import * as simulator from "pulumi-secops/simulator";
 import * as testing from "pulumi-secops/testing";
 import * as native from "pulumi-secops/native";
 import * as drift from "pulumi-secops/drift";
+import * as policy from "pulumi-secops/policy";
 
 const ERRORS_AND_ENUMS = [
   "DETECTION_ENUMS",
@@ -90,6 +91,7 @@ test("each entry point exports exactly its pinned names", () => {
     "readIgnore",
     "readManaged",
   ]);
+  expect(keys(policy)).toEqual(["PACK_NAME", "policies", "servePolicyPack"]);
   expect(keys(native)).toEqual([
     "DirectoryUserSettings",
     "HvaAutomationRule",

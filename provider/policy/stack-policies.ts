@@ -1,0 +1,197 @@
+/**
+ * The stack-wide policies: they see every resource of the stack at once (the engine's
+ * `AnalyzeStack`, with outputs), which no provider does (a provider sees one resource at a time, one
+ * team per plugin process). "One live object, one resource" (STYLE.md) is refused here for every
+ * team of the stack, across providers too once a team is known (see `teamsOf` in ./stack.ts).
+ */
+import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { framework } from "./meta";
+import { RULE_TYPES, USER_TYPES, duplicates, listed, read, ruleKey, teamsOf, text, type Team } from "./stack";
+
+const rulesOf = (resources: readonly PolicyResource[]) =>
+  resources.filter((r) => RULE_TYPES.includes(r.type));
+const q = (s: string) => JSON.stringify(s);
+const ruleText = (k: { field: string; search: string }) => `(field ${q(k.field)}, search ${q(k.search)})`;
+
+/** A rule's identity in the stack: its team, field and search (undefined while one is not known). */
+function ruleIdentity(team: (r: PolicyResource) => Team) {
+  return (r: PolicyResource) => {
+    const k = ruleKey(r.props);
+    return k && JSON.stringify([team(r).key, k.field, k.search]);
+  };
+}
+
+/** Mandatory: two resources declaring one rule (same team, field and search). */
+export const ruleDeclaredOnce: StackValidationPolicy = {
+  name: "secops-rule-declared-once",
+  description: "No two resources of the stack declare the same HVA rule (the same team's field and search).",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  tags: ["secops", "hva", "data-safety"],
+  framework: framework(
+    "secops-rule-declared-once",
+    "One live object, one resource: a rule is held by one resource of the stack.",
+  ),
+  remediationSteps:
+    "Keep one declaration of the rule. If the others are deployed, run `pulumi state delete <urn>` for each before removing it from the program, so that no update deletes the live rule the kept one holds.",
+  validateStack: (args, report) => {
+    const team = teamsOf(args.resources);
+    for (const group of duplicates(rulesOf(args.resources), ruleIdentity(team))) {
+      const k = ruleKey(group[0].props)!;
+      report(
+        `${listed(group.map((r) => r.name))} declare the same HVA rule ${ruleText(k)} of ${team(group[0]).label}: one API object held by ${group.length} resources, which would change and delete it under each other`,
+        group[0].urn,
+      );
+    }
+  },
+};
+
+/** Mandatory: two DirectoryUserSettings of one directory user (same team). */
+export const userDeclaredOnce: StackValidationPolicy = {
+  name: "secops-user-declared-once",
+  description: "No two resources of the stack declare the settings of the same directory user.",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  tags: ["secops", "directory", "data-safety"],
+  framework: framework(
+    "secops-user-declared-once",
+    "One live object, one resource: a directory user's settings are held by one resource of the stack.",
+  ),
+  remediationSteps:
+    "Merge the declarations into one DirectoryUserSettings per user (each flag set once). If the others are deployed, `pulumi state delete <urn>` them before removing them from the program.",
+  validateStack: (args, report) => {
+    const team = teamsOf(args.resources);
+    const users = args.resources.filter((r) => USER_TYPES.includes(r.type));
+    const identity = (r: PolicyResource) => {
+      const id = text(r.props, "directoryUserId");
+      return id === undefined ? undefined : JSON.stringify([team(r).key, id]);
+    };
+    for (const group of duplicates(users, identity)) {
+      report(
+        `${listed(group.map((r) => r.name))} declare the settings of the same directory user ${q(text(group[0].props, "directoryUserId")!)} of ${team(group[0]).label}: each would write the flags the other sets`,
+        group[0].urn,
+      );
+    }
+  },
+};
+
+/**
+ * The rules whose inputs ask `adoptExisting`, by URN. The outputs the stack check gets do not carry
+ * that input, so the per-resource half of {@link adoptUndeclaredOnly} records it: the engine calls
+ * `Analyze` for every resource before `AnalyzeStack`, in the same pack process (preview, up, and
+ * `pulumi policy analyze`, which sends the state's inputs).
+ */
+const adopting = new Map<string, boolean>();
+
+/** Mandatory: `adoptExisting` on a rule that another resource of the stack declares. */
+export const adoptUndeclaredOnly: StackValidationPolicy & Pick<ResourceValidationPolicy, "validateResource"> =
+  {
+    name: "secops-adopt-undeclared-only",
+    description: "No rule with adoptExisting adopts a rule that another resource of the stack declares.",
+    enforcementLevel: "mandatory",
+    severity: "high",
+    tags: ["secops", "hva", "data-safety"],
+    framework: framework(
+      "secops-adopt-undeclared-only",
+      "An adoption never holds one object twice: what is adopted is what no resource holds.",
+    ),
+    remediationSteps:
+      "Remove adoptExisting from the resource (the other declaration already holds the rule), or remove the other declaration.",
+    validateResource: (args) => {
+      if (RULE_TYPES.includes(args.type)) adopting.set(args.urn, read(args.props, "adoptExisting") === true);
+    },
+    validateStack: (args, report) => {
+      const team = teamsOf(args.resources);
+      const identity = ruleIdentity(team);
+      const rules = rulesOf(args.resources);
+      for (const r of [...rules].sort((a, b) => (a.urn < b.urn ? -1 : 1))) {
+        const id = identity(r);
+        if (!id || !(adopting.get(r.urn) ?? read(r.props, "adoptExisting") === true)) continue;
+        const others = rules.filter((o) => o !== r && identity(o) === id).map((o) => o.name);
+        if (others.length === 0) continue;
+        const verb = others.length === 1 ? "declares" : "declare";
+        report(
+          `${r.name} adopts (adoptExisting) the HVA rule ${ruleText(ruleKey(r.props)!)} of ${team(r).label}, which ${listed(others.sort())} ${verb} too: the adoption would hold a rule another resource holds`,
+          r.urn,
+        );
+      }
+    },
+  };
+
+/** The configuration of {@link disabledRuleAge}. */
+export interface DisabledRuleAgeConfig {
+  /** The longest a rule may stay disabled, in days. Default 30. */
+  maxDisabledDays?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Advisory: a rule disabled for longer than `maxDisabledDays`. The age is read from the rule's
+ * `disabledAt` output (an ISO 8601 time) where the state has one: the engine gives a policy pack no
+ * timestamps of its own (Pulumi 3.274.1's AnalyzerResource has no created or modified time), so a
+ * rule without `disabledAt` is not judged.
+ */
+export const disabledRuleAge: StackValidationPolicy = {
+  name: "secops-disabled-rule-age",
+  description: "No HVA rule stays disabled for longer than maxDisabledDays (default 30).",
+  enforcementLevel: "advisory",
+  severity: "low",
+  tags: ["secops", "hva"],
+  framework: framework(
+    "secops-disabled-rule-age",
+    "A disabled rule is a decision with an end: enable it again or remove it.",
+  ),
+  remediationSteps:
+    "Enable the rule again (enabled: true) or remove it from the program; raise maxDisabledDays in the pack's config if the pause is meant to last.",
+  configSchema: { properties: { maxDisabledDays: { type: "integer", minimum: 0, default: 30 } } },
+  validateStack: (args, report) => {
+    const { maxDisabledDays = 30 } = args.getConfig<DisabledRuleAgeConfig>();
+    const now = Date.now();
+    for (const r of rulesOf(args.resources)) {
+      const since = text(r.props, "disabledAt");
+      const at = since === undefined ? NaN : Date.parse(since);
+      if (read(r.props, "enabled") !== false || Number.isNaN(at)) continue;
+      const days = Math.floor((now - at) / DAY_MS);
+      if (days > maxDisabledDays)
+        report(
+          `${r.name} has been disabled since ${since} (${days} days, more than ${maxDisabledDays}): its assets are not marked high-value while it stays so`,
+          r.urn,
+        );
+    }
+  },
+};
+
+/** The configuration of {@link rulesPerTeam}. */
+export interface RulesPerTeamConfig {
+  /** The most rules one team may have in the stack. Default 100. */
+  maxRulesPerTeam?: number;
+}
+
+/** Advisory: more rules of one team in the stack than `maxRulesPerTeam`. */
+export const rulesPerTeam: StackValidationPolicy = {
+  name: "secops-rules-per-team",
+  description: "A team has at most maxRulesPerTeam (default 100) HVA rules in the stack.",
+  enforcementLevel: "advisory",
+  severity: "low",
+  tags: ["secops", "hva"],
+  framework: framework(
+    "secops-rules-per-team",
+    "A team's rules stay few enough to review: broad patterns over one rule per asset.",
+  ),
+  remediationSteps:
+    "Merge rules into broader patterns (`sql-*` over one rule per server), or raise maxRulesPerTeam in the pack's config.",
+  configSchema: { properties: { maxRulesPerTeam: { type: "integer", minimum: 0, default: 100 } } },
+  validateStack: (args, report) => {
+    const { maxRulesPerTeam = 100 } = args.getConfig<RulesPerTeamConfig>();
+    const team = teamsOf(args.resources);
+    const counts = new Map<string, { label: string; n: number }>();
+    for (const r of rulesOf(args.resources)) {
+      const t = team(r);
+      counts.set(t.key, { label: t.label, n: (counts.get(t.key)?.n ?? 0) + 1 });
+    }
+    for (const [, { label, n }] of [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (n > maxRulesPerTeam)
+        report(`${n} HVA rules of ${label} are declared in this stack, more than ${maxRulesPerTeam}`);
+  },
+};
