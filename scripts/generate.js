@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 /**
- * Part of `npm run build`, after the first compile: writes what the resource definitions
- * (provider/resources/registry.ts, compiled to dist/) say, with provider/resources/codegen.ts:
+ * The first part of `npm run build`, before anything is compiled: writes what the resource
+ * definitions (provider/resources/registry.ts and provider/functions/registry.ts, read from their
+ * TypeScript sources through esbuild, so a tree without the generated files builds) say, with
+ * provider/resources/codegen.ts:
  *   schema.json                      scripts/schema-base.json (package, config, provider) with
  *                                    every data source's and every resource's entry
  *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
  *   provider/dynamic/<resource>.ts   the dynamic classes, and provider/dynamic/index.ts
  *   docs/resource-reference.md       the resources' input tables
- * Generated TypeScript is compiled again when it changed. `--check` writes nothing and fails, naming
+ * The build compiles everything afterwards. `--check` writes nothing and fails, naming
  * the files, when a file differs from what the definitions say (tests/unit/generated.test.ts runs it;
  * CI fails when the build leaves a generated file changed or new in `git status`).
  */
 "use strict";
-const { execFileSync } = require("node:child_process");
 const { existsSync, readFileSync, writeFileSync } = require("node:fs");
-const { join } = require("node:path");
+const { dirname, join } = require("node:path");
+const esbuild = require("esbuild");
 
 const ROOT = join(__dirname, "..");
 const prettier = require("prettier");
@@ -92,15 +94,40 @@ function resourcesDoc(defs, codegen) {
   ].join("\n");
 }
 
+/**
+ * A module of provider/ evaluated from its TypeScript source (bundled by esbuild with its imports
+ * from provider/, packages left to require): the definitions, before anything is compiled.
+ */
+function fromSource(path) {
+  const file = join(ROOT, path);
+  const { outputFiles } = esbuild.buildSync({
+    entryPoints: [file],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node22",
+    packages: "external",
+    write: false,
+    logLevel: "silent",
+  });
+  const module = { exports: {} };
+  const requireHere = (id) => require(require.resolve(id, { paths: [dirname(file)] }));
+  new Function("module", "exports", "require", "__filename", "__dirname", outputFiles[0].text)(
+    module,
+    module.exports,
+    requireHere,
+    file,
+    dirname(file),
+  );
+  return module.exports;
+}
+
 async function main() {
   const check = process.argv.includes("--check");
-  const dist = join(ROOT, "dist", "resources");
-  if (!existsSync(join(dist, "registry.js")))
-    throw new Error("dist/ is missing: compile first (npm run build)");
   const generated = await files(
-    require(join(dist, "registry.js")),
-    require(join(ROOT, "dist", "functions", "registry.js")),
-    require(join(dist, "codegen.js")),
+    fromSource("provider/resources/registry.ts"),
+    fromSource("provider/functions/registry.ts"),
+    fromSource("provider/resources/codegen.ts"),
   );
   // `--check --against <dir>` compares with the copies in <dir> (a test's), else with the checkout.
   const at = process.argv.includes("--against") ? process.argv[process.argv.indexOf("--against") + 1] : ROOT;
@@ -115,16 +142,7 @@ async function main() {
     process.exit(1);
   }
   for (const [path, text] of stale) writeFileSync(join(ROOT, path), text);
-  if (stale.some(([path]) => path.endsWith(".ts"))) {
-    console.error(`generate: wrote ${stale.map(([p]) => p).join(", ")}; compiling them`);
-    execFileSync(
-      process.execPath,
-      [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")],
-      {
-        stdio: "inherit",
-      },
-    );
-  } else if (stale.length) console.error(`generate: wrote ${stale.map(([p]) => p).join(", ")}`);
+  if (stale.length) console.error(`generate: wrote ${stale.map(([p]) => p).join(", ")}`);
 }
 
 main().catch((err) => {
