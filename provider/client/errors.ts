@@ -114,6 +114,9 @@ export type ApiErrorCode =
 /** The codes of {@link SecOpsResponseError}: a 2xx answer that cannot be used. */
 export type ResponseErrorCode = typeof ErrorCodes.RESPONSE_INVALID | typeof ErrorCodes.INCOMPLETE;
 
+/** The mark every SecOpsError carries, the same in every copy of the package (`Symbol.for`). */
+const BRAND = Symbol.for("pulumi-secops.SecOpsError");
+
 /**
  * Base class of every error this package throws: match on `code` (or the subclass), never on the
  * message. Abstract: each subclass owns its codes.
@@ -136,6 +139,8 @@ export abstract class SecOpsError extends Error {
 
   protected constructor(code: ErrorCode, message: string, details: SecOpsErrorDetails = {}) {
     super(redact(message), details.cause === undefined ? undefined : { cause: details.cause });
+    // Hidden from JSON and enumeration: what another copy of this package recognises.
+    Object.defineProperty(this, BRAND, { value: true });
     this.name = new.target.name;
     this.code = code;
     if (details.status !== undefined) this.status = details.status;
@@ -262,7 +267,13 @@ export function apiError(
   });
 }
 
-/** True when `err` is a {@link SecOpsError} with the given code. */
+/**
+ * True when `err` is a {@link SecOpsError} with the given code, also one made by another copy of this
+ * package (two versions in one program's node_modules): they share the brand, not the class.
+ */
 export function isSecOpsError(err: unknown, code?: ErrorCode): err is SecOpsError {
-  return err instanceof SecOpsError && (code === undefined || err.code === code);
+  const branded =
+    err instanceof SecOpsError ||
+    (typeof err === "object" && err !== null && (err as Record<symbol, unknown>)[BRAND] === true);
+  return branded && (code === undefined || (err as SecOpsError).code === code);
 }

@@ -13,6 +13,7 @@ import {
   SecOpsInputError,
   SecOpsNetworkError,
   SecOpsResponseError,
+  isSecOpsError,
 } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 
@@ -111,4 +112,24 @@ test("each class fixes its code: the constructors take no code, or only their ow
   void new SecOpsApiError(ErrorCodes.NETWORK, "m");
   // @ts-expect-error: the base class is abstract.
   void new SecOpsError(ErrorCodes.NETWORK, "m");
+});
+
+test("an error of another copy of the package is a SecOpsError to isSecOpsError (a brand, not the class)", () => {
+  let other: typeof import("pulumi-secops/client") | undefined;
+  jest.isolateModules(() => {
+    other = require("pulumi-secops/client");
+  });
+  const foreign = new other!.SecOpsInputError("search", "too long");
+  expect(foreign).not.toBeInstanceOf(SecOpsInputError); // two copies: two classes
+  expect(isSecOpsError(foreign)).toBe(true);
+  expect(isSecOpsError(foreign, ErrorCodes.INVALID_INPUT)).toBe(true);
+  expect(isSecOpsError(foreign, ErrorCodes.CONFIG)).toBe(false);
+  expect(isSecOpsError(new Error("search: too long"))).toBe(false);
+  expect(isSecOpsError({ code: ErrorCodes.INVALID_INPUT, message: "look-alike" })).toBe(false);
+  // The brand is not part of what the error shows.
+  expect(Object.keys(foreign)).not.toContain("Symbol(pulumi-secops.SecOpsError)");
+  expect(JSON.parse(JSON.stringify(foreign))).toMatchObject({
+    code: ErrorCodes.INVALID_INPUT,
+    field: "search",
+  });
 });
