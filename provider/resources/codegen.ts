@@ -106,6 +106,12 @@ function doc(text: string, indent: string): string {
   return [`${indent}/**`, ...lines.map((l) => `${indent} * ${l}`), `${indent} */`].join("\n");
 }
 
+/** A top-level TSDoc block's inner lines (` * ...`), however short the text (one line included). */
+function docBody(text: string): string {
+  const block = doc(text, "");
+  return block.includes("\n") ? block.split("\n").slice(1, -1).join("\n") : ` * ${block.slice(4, -3)}`;
+}
+
 /** The Args interface both front-ends declare (`pulumi.Input` fields with the inputs' docs). */
 function argsInterface<T extends { id: string }>(def: ResourceDefinition<T>): string {
   const fields = Object.entries(def.inputs).map(
@@ -195,10 +201,7 @@ ${argsInterface(def)}
 export const ${lowerFirst(def.name)}Provider = shim("pulumi-secops/resources/${def.module}");
 
 /**
-${doc(`${def.description} The resource id is ${lowerFirst(def.id)}`, "")
-  .split("\n")
-  .slice(1, -1)
-  .join("\n")}
+${docBody(`${def.description} The resource id is ${lowerFirst(def.id)}`)}
  *
  * \`\`\`ts
  * new ${def.example};

@@ -90,6 +90,13 @@ function loadNative(source: string): Record<string, new (...a: unknown[]) => pul
   return mod.exports;
 }
 
+test("SDK: a one-line description is kept as the classes' TSDoc", () => {
+  const short = { ...toy, description: "A label.", id: "The label's id." } as ResourceDefinition<never>;
+  for (const generated of [nativeClass(short), dynamicClass(short)])
+    expect(generated).toMatch(/\/\*\*?\n? ?\*? ?A label\. The resource id is the label's id\./);
+  expect(dynamicClass(short)).toContain("/**\n * A label. The resource id is the label's id.\n *\n");
+});
+
 test("SDK: the generated native and dynamic classes type-check; the native one refuses a misspelt name", async () => {
   const native = nativeClass(toy);
   const dynamic = dynamicClass(toy);
