@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
 import { duplicateRuleReason } from "pulumi-secops/resources/hva-automation-rule";
+import { duplicateUserReason } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
 import { rules } from "../helpers/sim-counts";
@@ -22,7 +23,14 @@ built("plugin/pulumi-resource-secops.js");
 const PROGRAM = join(__dirname, "programs", "objects.js");
 const SEED = 431;
 
-type Declared = { name: string; provider: string; search: string; adoptExisting?: boolean };
+type Declared = {
+  name: string;
+  provider: string;
+  search?: string;
+  adoptExisting?: boolean;
+  user?: string;
+  needsChatOpsWelcome?: boolean;
+};
 type Keys = Record<string, "c1" | "c2">;
 /** One step: the program's resources and which team's key each provider gets, then an operation. */
 interface Step {
@@ -32,11 +40,20 @@ interface Step {
   /** Done in the product by hand before the step. */
   byHand?: (key: (team: "c1" | "c2") => string, url: string) => Promise<void>;
 }
-/** What a step left: whether it succeeded, the text it failed with, every team's rules. */
+/** What a step left: whether it succeeded, the text it failed with, every team's rules and users. */
 interface Outcome {
   ok: boolean;
   said: string;
   rules: string[];
+  users: string[];
+}
+
+/** Every directory user's three flags, as "id flags" lines. */
+async function users(sim: Simulator): Promise<string[]> {
+  const flags = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"];
+  return (await sim.control.state()).users
+    .map((u) => `${String(u.id)} ${flags.map((f) => String(u[f])).join(" ")}`)
+    .sort();
 }
 
 /** The engine's run of a scenario. */
@@ -53,7 +70,12 @@ async function throughEngine(project: string, steps: Step[]): Promise<Outcome[]>
         await s.config(`${provider}ApiKey`, keyOf(sim, team), true);
       await step.byHand?.((t) => keyOf(sim, t), sim.url);
       const r = await s.op(step.op);
-      out.push({ ok: r.ok, said: `${r.message ?? ""}\n${r.stdout}`, rules: await rules(sim) });
+      out.push({
+        ok: r.ok,
+        said: `${r.message ?? ""}\n${r.stdout}`,
+        rules: await rules(sim),
+        users: await users(sim),
+      });
     }
     return out;
   } finally {
@@ -94,9 +116,15 @@ async function throughRunner(project: string, steps: Step[]): Promise<Outcome[]>
           ok: failed.length === 0,
           said: failed.map((x) => x.error).join("\n"),
           rules: await rules(sim),
+          users: await users(sim),
         });
       } catch (err) {
-        out.push({ ok: false, said: String((err as Error).message), rules: await rules(sim) });
+        out.push({
+          ok: false,
+          said: String((err as Error).message),
+          rules: await rules(sim),
+          users: await users(sim),
+        });
       } finally {
         await runner.close();
       }
@@ -140,27 +168,35 @@ test("a lifecycle: preview, up, a rule disabled by hand, refresh, repair, a rule
     { resources: TWO_TEAMS.slice(1), keys: KEYS, op: "destroy" },
   ];
   const { engine, runner } = await both("rve-life", steps);
-  expect(runner.map((o) => [o.ok, o.rules])).toEqual(engine.map((o) => [o.ok, o.rules]));
+  expect(runner.map((o) => [o.ok, o.rules, o.users])).toEqual(engine.map((o) => [o.ok, o.rules, o.users]));
   expect(engine.map((o) => o.ok)).toEqual([true, true, true, true, true, true]);
   expect(engine[3].rules.filter((r) => r.includes("rve-dc-*"))).toEqual(["team-client-1 rve-dc-* true"]);
 });
 
-test("two resources declaring one rule, and adoptExisting on a managed rule: refused by both, nothing written", async () => {
+test("two resources declaring one rule (adoptExisting on a managed one), or one user: refused by both, nothing written", async () => {
   const copy = { ...rule("c1-dc-copy", "c1", "rve-dc-*"), adoptExisting: true };
+  const user = "du-team-client-1-004";
+  const welcome = { name: "welcome", provider: "c1", user, needsChatOpsWelcome: true };
+  const goodbye = { name: "goodbye", provider: "c1", user, needsChatOpsWelcome: false };
   const steps: Step[] = [
-    { resources: TWO_TEAMS, keys: KEYS, op: "up" },
-    { resources: [...TWO_TEAMS, copy], keys: KEYS, op: "preview" },
-    { resources: [...TWO_TEAMS, copy], keys: KEYS, op: "up" },
+    { resources: [...TWO_TEAMS, welcome], keys: KEYS, op: "up" },
+    { resources: [...TWO_TEAMS, welcome, copy], keys: KEYS, op: "preview" },
+    { resources: [...TWO_TEAMS, welcome, copy], keys: KEYS, op: "up" },
+    { resources: [...TWO_TEAMS, welcome, goodbye], keys: KEYS, op: "preview" },
   ];
   const { engine, runner } = await both("rve-twice", steps);
-  expect(runner.map((o) => [o.ok, o.rules])).toEqual(engine.map((o) => [o.ok, o.rules]));
-  expect(engine.map((o) => o.ok)).toEqual([true, false, false]);
+  expect(runner.map((o) => [o.ok, o.rules, o.users])).toEqual(engine.map((o) => [o.ok, o.rules, o.users]));
+  expect(engine.map((o) => o.ok)).toEqual([true, false, false, false]);
   // The same reason, naming the other resource (either may be the one checked second).
   const urn = (n: string) => `urn:pulumi:dev::rve-twice::secops:index:HvaAutomationRule::${n}`;
   const reasons = ["c1-dc", "c1-dc-copy"].map((n) => duplicateRuleReason(urn(n), "name", "rve-dc-*"));
   const flat = (t: string) => t.replace(/\s+/g, " ");
-  for (const o of [...engine.slice(1), ...runner.slice(1)])
+  for (const o of [...engine.slice(1, 3), ...runner.slice(1, 3)])
     expect(reasons.some((r) => flat(o.said).includes(flat(r)))).toBe(true);
+  const userUrn = (n: string) => `urn:pulumi:dev::rve-twice::secops:index:DirectoryUserSettings::${n}`;
+  const userReasons = ["welcome", "goodbye"].map((n) => duplicateUserReason(userUrn(n), user));
+  for (const o of [engine[3], runner[3]])
+    expect(userReasons.some((r) => flat(o.said).includes(flat(r)))).toBe(true);
 });
 
 test("another team's key given to an existing provider with a new rule under it: refused by both, nothing written", async () => {
@@ -169,7 +205,7 @@ test("another team's key given to an existing provider with a new rule under it:
     { resources: [...TWO_TEAMS, rule("c1-new", "c1", "rve-new-*")], keys: { c1: "c2", c2: "c2" }, op: "up" },
   ];
   const { engine, runner } = await both("rve-swap", steps);
-  expect(runner.map((o) => [o.ok, o.rules])).toEqual(engine.map((o) => [o.ok, o.rules]));
+  expect(runner.map((o) => [o.ok, o.rules, o.users])).toEqual(engine.map((o) => [o.ok, o.rules, o.users]));
   expect(engine[1].ok).toBe(false);
   const refusal =
     'the secops provider "c1" holds team team-client-1\'s resources, and its new apiKey is a key of team team-client-2; nothing was changed.';
