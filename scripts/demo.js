@@ -9,7 +9,7 @@ const { mkdtempSync, readFileSync, rmSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 
-const { ROOT, buildIfNeeded, checker, run, stepsOf } = require("./demo-kit");
+const { ROOT, buildIfNeeded, checker, rerunQuietly, run, stepsOf } = require("./demo-kit");
 
 async function main() {
   buildIfNeeded("testing/index.js");
@@ -108,4 +108,4 @@ async function main() {
   return problems;
 }
 
-run(main);
+if (!rerunQuietly()) run(main);

@@ -15,8 +15,22 @@ export const oneOf =
     return [...acc, v];
   };
 
+/** A `true` or `false` option value, named in the error. */
+export const bool = (name: string) => (v: string) => {
+  if (v !== "true" && v !== "false") throw new InvalidArgumentError(`${name} must be true or false`);
+  return v === "true";
+};
+
 /** Where the CLI took its key from, for messages (never the key itself). */
 let keySource = "$SECOPS_API_KEY";
+
+/**
+ * Names the environment variable a failure's key came from, when a command holds several keys
+ * (`secops drift --key-env A --key-env B`): the messages below then name that one.
+ */
+export function keyFrom(variable: string): void {
+  keySource = `$${variable}`;
+}
 
 export function client(cmd: Command): SecOpsClient {
   const o = cmd.optsWithGlobals() as { baseUrl?: string; apiKeyEnv: string };
@@ -24,7 +38,7 @@ export function client(cmd: Command): SecOpsClient {
   keySource = `$${o.apiKeyEnv}`;
   if (!apiKey)
     throw new UsageError(
-      `no API key: environment variable ${o.apiKeyEnv} is empty or not set (set SECOPS_API_KEY, or name another variable with --api-key-env)`,
+      `no API key: environment variable ${o.apiKeyEnv} is empty or not set (set ${o.apiKeyEnv}, or name another variable with --api-key-env)`,
     );
   const baseUrl = o.baseUrl ?? process.env.SECOPS_BASE_URL;
   if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set SECOPS_BASE_URL");

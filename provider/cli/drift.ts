@@ -5,12 +5,23 @@
  * Exit codes: 0 clean, 3 drift, duplicates, copies or unmanaged rules found (or a team of the state
  * left unchecked), 1 error, 2 usage.
  */
-import { Option, type Command } from "commander";
-import { DRIFT_FORMATS, formatDrift, type DriftFormat } from "../drift/format";
+import { writeFile } from "node:fs/promises";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { SecOpsClient } from "../client/client";
+import { ErrorCodes, isSecOpsError } from "../client/errors";
+import { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat } from "../drift/format";
 import { readIgnore } from "../drift/ignore";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
 import { DriftInputError, readManaged } from "../drift/state";
-import { UsageError, collect, example } from "./common";
+import { UsageError, collect, example, keyFrom } from "./common";
+import { checkOutFile } from "./out-file";
+
+/** A non-negative whole number option, named in the error. */
+const count = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+  return n;
+};
 
 /** The command's result, for an exit code other than 0 without an error message. */
 export class ExitStatus extends Error {
@@ -36,15 +47,22 @@ function keysFrom(names: string[]): DriftKey[] {
   });
 }
 
-async function run(
-  o: { state: string; keyEnv: string[]; ignore?: string; format: DriftFormat },
-  cmd: Command,
-  out: NodeJS.WritableStream,
-) {
+interface DriftCliOptions {
+  state: string;
+  keyEnv: string[];
+  ignore?: string;
+  format: DriftFormat;
+  maxRows: number;
+  jsonOut?: string;
+}
+
+async function run(o: DriftCliOptions, cmd: Command, out: NodeJS.WritableStream) {
   const { baseUrl: flag } = cmd.optsWithGlobals() as { baseUrl?: string };
   const baseUrl = flag ?? process.env.SECOPS_BASE_URL;
   if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set SECOPS_BASE_URL");
   const keys = keysFrom(o.keyEnv);
+  // A report file replaces the last run's (it is an output of CI), but its folder must exist.
+  if (o.jsonOut) await checkOutFile(o.jsonOut, true, "drift.json", "--json-out");
   try {
     const resources = readManaged(o.state);
     const ignore = o.ignore ? readIgnore(o.ignore) : [];
@@ -59,12 +77,35 @@ async function run(
       progress,
       state: o.state,
     });
-    out.write(formatDrift(report, o.format));
+    if (o.jsonOut) await writeFile(o.jsonOut, formatDrift(report, "json"));
+    out.write(formatDrift(report, o.format, { rows: o.maxRows, jsonFile: o.jsonOut }));
     if (!isClean(report)) throw new ExitStatus(3);
   } catch (err) {
     if (err instanceof DriftInputError) throw new UsageError(err.message);
+    if (isSecOpsError(err, ErrorCodes.AUTH)) keyFrom(await refusedKey(keys, baseUrl));
     throw err;
   }
+}
+
+/**
+ * The variable whose key the API refused, for the message: the report asks each key's identity in
+ * turn and stops at the first refusal, so the first key refused again is the one (asked only after a
+ * refusal: a clean run sends nothing more). When every key passes now, all their names.
+ */
+async function refusedKey(keys: DriftKey[], baseUrl: string): Promise<string> {
+  for (const { name, key } of keys) {
+    const c = new SecOpsClient({ apiKey: key, baseUrl });
+    try {
+      const refused = await c.getIdentity().then(
+        () => false,
+        (err: unknown) => isSecOpsError(err, ErrorCodes.AUTH),
+      );
+      if (refused) return name;
+    } finally {
+      await c.close();
+    }
+  }
+  return keys.map((k) => k.name).join(" or $");
 }
 
 /** `secops drift`. */
@@ -86,12 +127,19 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
       "rule ids or search globs to leave out of the failure, one per line with `# reason`",
     )
     .addOption(new Option("--format <format>", "output format").choices(DRIFT_FORMATS).default("table"))
+    .option(
+      "--max-rows <n>",
+      `markdown: rows per table (the rest: see --json-out); the report stays under ${MARKDOWN_LIMITS.bytes} bytes`,
+      count("--max-rows"),
+      MARKDOWN_LIMITS.rows,
+    )
+    .option("--json-out <file>", "also write the whole report as JSON to this file (replaced if it exists)")
     .addHelpText(
       "after",
-      `${example(
+      `\nExit codes: 0 clean, 3 drift, duplicates, copies or unmanaged rules found (or a team in the state without a key), 1 error, 2 usage.\n${example(
         "pulumi stack export --file stack.json && secops drift --state stack.json",
-        "secops drift --state stack.json --key-env TEAM_A_KEY --key-env TEAM_B_KEY --format markdown >> $GITHUB_STEP_SUMMARY",
-      )}\nExit codes: 0 clean, 3 drift, duplicates, copies or unmanaged rules found (or a team in the state without a key), 1 error, 2 usage.\n`,
+        "secops drift --state stack.json --key-env TEAM_A_KEY --key-env TEAM_B_KEY --format markdown --json-out drift.json >> $GITHUB_STEP_SUMMARY",
+      )}`,
     )
     .action((o, cmd: Command) => run(o, cmd, out));
 }

@@ -12,7 +12,7 @@
  * `--ignore` leaves out what the drift report's ignore file names, and `--name-prefix` puts the team
  * before each name, as the drift report's adoption line says, so two teams' files fit one program.
  */
-import { stat, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
@@ -31,6 +31,7 @@ import {
 } from "../drift/adopt";
 import { DriftInputError, readManaged, type ManagedResource } from "../drift/state";
 import { UsageError, client, example } from "./common";
+import { checkOutFile } from "./out-file";
 
 export { ruleName } from "../resources/names";
 
@@ -161,18 +162,6 @@ function checkOptions(
 }
 
 /**
- * Checks `--out` before the API is asked (usage errors come first, exit 2): its folder exists, and an
- * existing file is replaced only with `force`. {@link writeOut} checks again when it writes.
- */
-async function checkOut(path: string, force: boolean): Promise<void> {
-  const folder = dirname(resolve(path));
-  if (!(await stat(folder).catch(() => undefined))?.isDirectory())
-    throw new UsageError(`--out ${path}: no such folder ${folder}`);
-  if (!force && (await stat(path).catch(() => undefined)))
-    throw new UsageError(`--out ${path}: the file exists; pass --force to replace it`);
-}
-
-/**
  * Writes `--out`: an existing file is kept unless `force` (the help's own example names index.ts), and
  * a folder that does not exist or cannot be written is the user's mistake (exit 2), named.
  */
@@ -229,7 +218,7 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
       ),
     )
     .action(async (o, cmd: Command) => {
-      if (o.out) await checkOut(o.out, Boolean(o.force));
+      if (o.out) await checkOutFile(o.out, Boolean(o.force), "adopt.ts");
       const resources = o.state ? stateOf(o.state) : undefined;
       const ignore = checkOptions(o, resources);
       const api = client(cmd);

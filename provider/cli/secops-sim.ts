@@ -2,8 +2,9 @@
 /** `secops-sim`: runs the local API simulator until Ctrl-C and prints its URL and API keys. */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { createSimulator, parseFaultSpec } from "../simulator";
+import { teams } from "../simulator/seed";
 import { VERSION } from "../version";
-import { UsageError } from "./common";
+import { UsageError, example } from "./common";
 import { ctlCommand } from "./sim-ctl";
 
 /** Set when the command started a simulator (it then serves until stopped). */
@@ -18,6 +19,13 @@ function int(name: string) {
   };
 }
 
+/** A team of the seed, named in the error. */
+function team(v: string) {
+  const ids = teams().map((t) => t.id);
+  if (!ids.includes(v)) throw new InvalidArgumentError(`--team must be one of ${ids.join(", ")}`);
+  return v;
+}
+
 function faults(v: string) {
   try {
     parseFaultSpec(v);
@@ -27,8 +35,12 @@ function faults(v: string) {
   }
 }
 
-/** Builds the command (also mounted as `secops sim`). */
+/**
+ * Builds the command. `secops sim` is the same command: `secops` lists it as `sim` and hands its
+ * command line to {@link simMain} as `secops sim` (the name its help shows).
+ */
 export function simCommand(name = "secops-sim"): Command {
+  const x = name === "sim" ? "secops sim" : name;
   return (
     new Command(name)
       .description("Run a local stand-in for the Security Operations Service API")
@@ -45,9 +57,16 @@ export function simCommand(name = "secops-sim"): Command {
       .option("--csv-rows <n>", "make the CSV export at least n rows long", int("csv-rows"))
       .option("--page-base <n>", "number of the first page of threat indicators: 0 or 1", int("page-base"), 1)
       .option("--max-page-size <n>", "largest page of threat indicators served", int("max-page-size"), 500)
+      .option("--rules <n>", "a big tenant: n rules made by hand in --team (bulk-1-*, ...)", int("rules"))
+      .option("--users <n>", "a big tenant: n more directory users in --team", int("users"))
+      .option("--team <team>", "the team --rules and --users fill", team, "team-acme")
       .option("--control-token <token>", "fixed control token (default: random)")
       .option("--json", "print the connection details as one JSON line", false)
-      .addCommand(ctlCommand())
+      .addHelpText(
+        "after",
+        example(`${x} --port 8080`, `${x} --rules 4000 --users 500 --team team-client-1 --state big.json`),
+      )
+      .addCommand(ctlCommand(x))
       .action(serve)
   );
 }
@@ -65,6 +84,9 @@ interface SimOptions {
   pageBase: 0 | 1;
   maxPageSize: number;
   controlToken?: string;
+  rules?: number;
+  users?: number;
+  team: string;
   json: boolean;
 }
 
@@ -83,6 +105,9 @@ async function serve(o: SimOptions): Promise<void> {
     controlToken: o.controlToken,
     pageBase: o.pageBase,
     maxPageSize: o.maxPageSize,
+    rules: o.rules,
+    users: o.users,
+    team: o.team,
   });
   const info = {
     url: sim.url,
@@ -116,8 +141,8 @@ async function serve(o: SimOptions): Promise<void> {
  * Runs `secops-sim` with `argv`; resolves with the exit status of a command that ended (usage errors
  * 2, as every command of the README; help and version 0) or undefined while the simulator serves.
  */
-export async function simMain(argv: string[]): Promise<number | undefined> {
-  const command = simCommand();
+export async function simMain(argv: string[], name = "secops-sim"): Promise<number | undefined> {
+  const command = simCommand(name);
   const override = (c: Command) => void c.exitOverride().commands.forEach(override);
   override(command);
   try {
@@ -125,7 +150,7 @@ export async function simMain(argv: string[]): Promise<number | undefined> {
     return serving ? undefined : 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    process.stderr.write(`secops-sim: ${(err as Error).message}\n`);
+    process.stderr.write(`${name}: ${(err as Error).message}\n`);
     return err instanceof UsageError ? 2 : 1;
   }
 }

@@ -18,9 +18,12 @@ import {
 import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
+import { hvaRuleCommands } from "./hva-rules";
 import { UsageError, cliMessage, client, collect, example, oneOf } from "./common";
-import { simCommand } from "./secops-sim";
+import { simCommand, simMain } from "./secops-sim";
+import { checkOutFile } from "./out-file";
 import { indicatorTable } from "./table";
+import { usersCommand } from "./users";
 
 const MIME: Record<string, string> = {
   ".png": "image/png",
@@ -66,12 +69,21 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
     .version(VERSION)
     .option("--base-url <url>", "API base URL (default: $SECOPS_BASE_URL)")
     .option("--api-key-env <name>", "environment variable that holds the API key", "SECOPS_API_KEY")
+    .addHelpText(
+      "after",
+      example("secops whoami", "secops --api-key-env TEAM_A_KEY hva list", "secops cases --help"),
+    )
     .showHelpAfterError();
 
   whoamiCommand(root, out);
   integrationsCommand(root, out);
   casesCommand(root, out);
   hvaCommand(root, out);
+  hvaRuleCommands(
+    root.commands.find((c) => c.name() === "hva")!,
+    out,
+  );
+  usersCommand(root, out);
   driftCommand(root, out);
   commentsCommand(root, out);
   root.addCommand(simCommand("sim"));
@@ -99,7 +111,8 @@ function whoamiCommand(root: Command, out: NodeJS.WritableStream): void {
 function integrationsCommand(root: Command, out: NodeJS.WritableStream): void {
   const integrations = root
     .command("integrations")
-    .description("Integrations with third-party products: count them by health, type or text.");
+    .description("Integrations with third-party products: count them by health, type or text.")
+    .addHelpText("after", example("secops integrations count --health unhealthy"));
   integrations
     .command("count")
     .description("count integrations matching filters")
@@ -117,6 +130,7 @@ function integrationsCommand(root: Command, out: NodeJS.WritableStream): void {
     )
     .option("--search <text>", "free-text search")
     .option("--include-disabled", "include disabled integrations")
+    .option("--json", 'print JSON: { "totalCount": n }')
     .addOption(
       new Option("--scope <scope>", "service-provider teams only: whose integrations").choices([
         ...SERVICE_PROVIDER_SCOPES,
@@ -131,7 +145,7 @@ function integrationsCommand(root: Command, out: NodeJS.WritableStream): void {
         includeDisabled: o.includeDisabled,
         serviceProviderScope: o.scope,
       });
-      out.write(`${n}\n`);
+      out.write(o.json ? `${JSON.stringify({ totalCount: n }, null, 2)}\n` : `${n}\n`);
     });
 }
 
@@ -139,7 +153,11 @@ function integrationsCommand(root: Command, out: NodeJS.WritableStream): void {
 function casesCommand(root: Command, out: NodeJS.WritableStream): void {
   const cases = root
     .command("cases")
-    .description("Cases: list a case's threat indicators, export cases as CSV.");
+    .description("Cases: list a case's threat indicators, export cases as CSV.")
+    .addHelpText(
+      "after",
+      example("secops cases indicators case-003", "secops cases export --out cases.csv --force"),
+    );
   cases
     .command("indicators <caseId>")
     .description("list every threat indicator of a case")
@@ -162,13 +180,18 @@ function casesCommand(root: Command, out: NodeJS.WritableStream): void {
     .command("export")
     .description("export cases as CSV (streamed)")
     .option("--out <file>", "write to this file instead of standard output")
-    .addHelpText("after", example("secops cases export --out cases.csv", "secops cases export | head -5"))
+    .option("--force", "replace the --out file when it exists")
+    .addHelpText(
+      "after",
+      example("secops cases export --out cases.csv --force", "secops cases export | head -5"),
+    )
     .action(async (o, cmd: Command) => {
       const c = client(cmd);
       if (!o.out) {
         await pipeline(await c.exportCasesCsv(), out);
         return;
       }
+      await checkOutFile(o.out, o.force === true, "cases.csv");
       // On a terminal, a live byte count (at most every 200 ms); otherwise just the final line.
       const tty = process.stderr.isTTY;
       let shown = 0;
@@ -187,6 +210,7 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
   root
     .command("comments")
     .description("Timeline comments on cases: edit their text and attachments.")
+    .addHelpText("after", example('secops comments edit cmt-001 --content "triaged"'))
     .command("edit <id>")
     .description("edit a comment's text and/or replace its attachments")
     .option("--content <text>", "new text")
@@ -210,7 +234,13 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
     });
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs `secops` with `argv`; resolves with the exit status, or undefined while `secops sim` serves.
+ * `secops sim ...` is parsed by the simulator's own command alone: parsed from `secops`, an option
+ * of a `ctl` command that the simulator also has (`--json`, `--team`) would be taken by the simulator.
+ */
+export async function main(argv: string[]): Promise<number | undefined> {
+  if (argv[2] === "sim") return simMain([argv[0], argv[1], ...argv.slice(3)], "secops sim");
   const prog = program();
   const override = (c: Command) => {
     c.exitOverride();
@@ -248,8 +278,8 @@ function quietOnClosedStdout(): void {
 
 if (require.main === module) {
   quietOnClosedStdout();
-  main(process.argv).then((code) => {
-    // `secops sim` keeps running: only exit for the other commands.
-    if (process.argv[2] !== "sim" || code !== 0) process.exitCode = code;
+  void main(process.argv).then((code) => {
+    // `secops sim` keeps serving (undefined): only the commands that ended set the exit status.
+    if (code !== undefined) process.exitCode = code;
   });
 }

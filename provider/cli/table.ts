@@ -26,3 +26,14 @@ export function indicatorTable(rows: Detection[], totalCount: number): string {
     "",
   ].join("\n");
 }
+
+/** Rows of cells as aligned columns under their headers, each line ending with a newline. */
+export function columns(headers: string[], rows: string[][]): string {
+  const width = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(width[i]))
+      .join("  ")
+      .trimEnd();
+  return [headers, ...rows].map((r) => `${line(r)}\n`).join("");
+}

@@ -116,11 +116,42 @@ const mdTable = (head: string[], rows: string[][]) => [
   ...rows.map((r) => `| ${r.join(" | ")} |`),
 ];
 
-/** A titled Markdown table, or nothing when there are no rows. */
-const section = (title: string, head: string[], rows: string[][], after: string[] = []) =>
-  rows.length ? [`**${title}**`, "", ...mdTable(head, rows), "", ...after] : [];
+/**
+ * The bounds of the Markdown report: GitHub refuses a job summary over 1 MiB
+ * (`$GITHUB_STEP_SUMMARY`), and a 5,200-rule report is over it. Each table shows its first `rows`
+ * rows and says how many more the JSON report holds; the counts per team and category are always
+ * whole. When the text is still over `bytes`, the rows shown are halved until it fits.
+ */
+export interface MarkdownLimits {
+  /** Rows shown per table. Default 100. */
+  rows?: number;
+  /** The most bytes of UTF-8 the report may take. Default 1,000,000 (under GitHub's 1 MiB). */
+  bytes?: number;
+  /** Where the whole report is (`secops drift --json-out <file>`), named under a shortened table. */
+  jsonFile?: string;
+}
 
-function markdownTeam(t: TeamDrift): string[] {
+/** The defaults of {@link MarkdownLimits}. */
+export const MARKDOWN_LIMITS = { rows: 100, bytes: 1_000_000 } as const;
+
+/** How a table is cut: its first `rows` rows, and where the rest is. */
+interface Cut {
+  rows: number;
+  rest: string;
+}
+
+/** A titled Markdown table of at most `cut.rows` rows, or nothing when there are no rows. */
+const section = (cut: Cut, title: string, head: string[], rows: string[][], after: string[] = []) => {
+  if (!rows.length) return [];
+  const shown = rows.slice(0, cut.rows);
+  const more =
+    rows.length > shown.length
+      ? [`_${rows.length - shown.length} more of ${rows.length} not shown: ${cut.rest}._`, ""]
+      : [];
+  return [`**${title}**`, "", ...(shown.length ? [...mdTable(head, shown), ""] : []), ...more, ...after];
+};
+
+function markdownTeam(t: TeamDrift, cut: Cut): string[] {
   const out = ["", `### Team ${code(teamName(t))}`, ""];
   if (!t.checked) return [...out, `**${notChecked(t)}**`];
   const drifted = t.drifted.flatMap((d) =>
@@ -155,17 +186,19 @@ function markdownTeam(t: TeamDrift): string[] {
     cell(whenCopied(c.id, c.of)),
   ]);
   out.push(
-    ...section("Drifted", ["Resource", "Id", "Field", "State", "Live", "What to do"], drifted),
-    ...section("Deleted out of band", ["Resource", "Id", "What to do"], deleted),
+    ...section(cut, "Drifted", ["Resource", "Id", "Field", "State", "Live", "What to do"], drifted),
+    ...section(cut, "Deleted out of band", ["Resource", "Id", "What to do"], deleted),
     ...section(
+      cut,
       "Unmanaged (made by hand)",
       ["Id", "Field", "Search", "Enabled", "Adopt with"],
       unmanaged,
       adopt,
     ),
-    ...section("Held by two resources (duplicate)", ["Id", "Resources", "What to do"], duplicate),
-    ...section("Copies of managed rules", ["Id", "Field", "Search", "Copy of", "What to do"], copies),
+    ...section(cut, "Held by two resources (duplicate)", ["Id", "Resources", "What to do"], duplicate),
+    ...section(cut, "Copies of managed rules", ["Id", "Field", "Search", "Copy of", "What to do"], copies),
     ...section(
+      cut,
       "Ignored",
       ["Id", "Reason"],
       t.ignored.map((i) => [code(i.id), cell(i.reason)]),
@@ -175,7 +208,19 @@ function markdownTeam(t: TeamDrift): string[] {
   return out;
 }
 
-function markdown(r: DriftReport): string {
+/** The Markdown report within `limits` (see {@link MarkdownLimits}). */
+function markdown(r: DriftReport, limits: MarkdownLimits): string {
+  const bytes = limits.bytes ?? MARKDOWN_LIMITS.bytes;
+  const rest = limits.jsonFile
+    ? `every one is in ${code(limits.jsonFile)}`
+    : "every one is in the JSON report (`secops drift --format json`, or `--json-out <file>` beside this one)";
+  for (let rows = limits.rows ?? MARKDOWN_LIMITS.rows; ; rows = Math.floor(rows / 2)) {
+    const text = markdownText(r, { rows, rest });
+    if (rows === 0 || Buffer.byteLength(text) <= bytes) return text;
+  }
+}
+
+function markdownText(r: DriftReport, cut: Cut): string {
   const lines = [
     "## SecOps drift report",
     "",
@@ -189,15 +234,15 @@ function markdown(r: DriftReport): string {
         ),
       ]),
     ),
-    ...r.teams.flatMap(markdownTeam),
+    ...r.teams.flatMap((t) => markdownTeam(t, cut)),
     "",
     `**Result:** ${isClean(r) ? "clean" : "drift found"}`,
   ];
   return `${lines.join("\n").replace(/\n{3,}/g, "\n\n")}\n`;
 }
 
-/** The report in one of {@link DRIFT_FORMATS}. */
-export function formatDrift(report: DriftReport, format: DriftFormat): string {
+/** The report in one of {@link DRIFT_FORMATS}; `limits` bound the Markdown one. */
+export function formatDrift(report: DriftReport, format: DriftFormat, limits: MarkdownLimits = {}): string {
   if (format === "json") return `${JSON.stringify(report, null, 2)}\n`;
-  return format === "markdown" ? markdown(report) : table(report);
+  return format === "markdown" ? markdown(report, limits) : table(report);
 }

@@ -11,7 +11,7 @@
  * process.stdout.write(formatDrift(report, "markdown"));
  * ```
  */
-export { DRIFT_FORMATS, formatDrift, type DriftFormat } from "./format";
+export { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat, type MarkdownLimits } from "./format";
 export { parseIgnore, readIgnore, type IgnoreRule } from "./ignore";
 export {
   driftReport,

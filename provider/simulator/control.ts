@@ -8,7 +8,9 @@
  *   GET    /__sim/state                 rules and directory users
  *   POST   /__sim/hva                   { teamId, searchField, search, enabled? }: a rule made by hand
  *   PATCH  /__sim/hva/{id}              { enabled?, search?, searchField? }   DELETE /__sim/hva/{id}
+ *   POST   /__sim/directory             { teamId, email?, displayName? }: a user added to a team
  *   PATCH  /__sim/directory/{id}        { needsChatOpsWelcome?, ... }         DELETE /__sim/directory/{id}
+ * A DELETE answers the object as it was.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fail, type Result } from "./api";
@@ -66,6 +68,8 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
       return ok({ rules: [...sc.store.rules.values()], users: [...sc.store.users.values()] });
     case "POST /hva":
       return id === undefined ? addRule(sc, body) : fail(404, `Cannot ${method} /__sim${path}`);
+    case "POST /directory":
+      return id === undefined ? addUser(sc, body) : fail(404, `Cannot ${method} /__sim${path}`);
     case "PATCH /hva":
     case "DELETE /hva":
     case "PATCH /directory":
@@ -104,13 +108,40 @@ function addRule(sc: ServerContext, body: Json): Result {
   return { status: 201, json: rule };
 }
 
+/** A directory user added to a team out of band, with the next free id of that team. */
+function addUser(sc: ServerContext, body: Json): Result {
+  const { teamId, email, displayName } = body;
+  const teams = sc.store.teams.map((t) => t.id);
+  const problems = [
+    ...Object.keys(body)
+      .filter((k) => !["teamId", "email", "displayName"].includes(k))
+      .map((k) => `${k} is not a property of a new user (teamId, email, displayName)`),
+    ...(typeof teamId === "string" && teams.includes(teamId)
+      ? []
+      : [`teamId must be one of ${teams.join(", ")}`]),
+    ...(email === undefined || (typeof email === "string" && /^[^@\s]+@[^@\s]+$/.test(email))
+      ? []
+      : ["email must be an email address"]),
+    ...(displayName === undefined || (typeof displayName === "string" && displayName !== "")
+      ? []
+      : ["displayName must be a non-empty string"]),
+  ];
+  if (problems.length) return fail(400, problems.join("; "));
+  const fields: Json = {};
+  if (typeof email === "string") Object.assign(fields, { email, allEmails: [email], additionalEmails: [] });
+  if (typeof displayName === "string") Object.assign(fields, { displayName, name: displayName });
+  const user = sc.store.addUser(teamId as string, fields);
+  sc.store.save();
+  return { status: 201, json: user };
+}
+
 function mutate(sc: ServerContext, method: string, section: string, id: string, body: Json): Result {
   const item = sc.store.outOfBand(
     section === "hva" ? "hva" : "users",
     id,
     method === "DELETE" ? "delete" : body,
   );
-  if (!item) return fail(404, `${section} ${id} not found`);
+  if (!item) return fail(404, `${section === "hva" ? "rule" : "directory user"} ${id} not found`);
   sc.store.save();
   return { status: 200, json: item };
 }

@@ -11,10 +11,7 @@ export function exportCsv(ctx: Ctx): Result {
   const store = ctx.store;
   const teamId = ctx.caller.teamId;
   function* rows() {
-    for (let i = 0; i < store.csvRows; i++) {
-      const r = store.caseRow(i);
-      if (r.teamId === teamId) yield CSV_COLUMNS.map((c) => String(r[c]));
-    }
+    for (const r of store.exportRows(teamId)) yield CSV_COLUMNS.map((c) => String(r[c]));
   }
   const csv = stringify({
     header: true,

@@ -36,6 +36,12 @@ export interface SimulatorOptions {
   csvRows?: number;
   /** A fixed control token (default: random). */
   controlToken?: string;
+  /** A big tenant: this many rules made by hand in `team`, on top of the seed's (`bulk-1-*`, ...). */
+  rules?: number;
+  /** A big tenant: this many more directory users in `team`, generated as the seed's are. */
+  users?: number;
+  /** The team `rules` and `users` fill. Default team-acme. */
+  team?: string;
 }
 
 /** The API keys of the simulated tenants. */
@@ -77,6 +83,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     bigCase: options.bigCase,
     csvRows: options.csvRows,
     statePath: options.statePath,
+    rules: options.rules,
+    users: options.users,
+    team: options.team,
   });
   const rules = typeof options.faults === "string" ? parseFaultSpec(options.faults) : (options.faults ?? []);
   if (
@@ -139,8 +148,12 @@ export class SimulatorControl {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await res.json()) as T;
-    if (!res.ok)
-      throw new Error(`simulator control ${method} ${path} failed (${res.status}): ${JSON.stringify(json)}`);
+    if (!res.ok) {
+      // The simulator's own words (`rule hva-1 not found`), else the whole answer.
+      const message = (json as { message?: unknown }).message;
+      const why = typeof message === "string" ? message : JSON.stringify(json);
+      throw new Error(`simulator control ${method} ${path} failed (${res.status}): ${why}`);
+    }
     return json;
   }
 
@@ -178,6 +191,10 @@ export class SimulatorControl {
   }> {
     return this.call("POST", "/hva", rule);
   }
+  /** Adds a directory user to a team out of band (the next free id); answers the user. */
+  addUser(user: { teamId: string; email?: string; displayName?: string }): Promise<Record<string, unknown>> {
+    return this.call("POST", "/directory", user);
+  }
   /** Changes a rule out of band. */
   patchRule(
     id: string,
@@ -185,7 +202,7 @@ export class SimulatorControl {
   ): Promise<unknown> {
     return this.call("PATCH", `/hva/${encodeURIComponent(id)}`, change);
   }
-  /** Deletes a rule out of band. */
+  /** Deletes a rule out of band; answers the rule as it was. */
   deleteRule(id: string): Promise<unknown> {
     return this.call("DELETE", `/hva/${encodeURIComponent(id)}`);
   }
@@ -193,7 +210,7 @@ export class SimulatorControl {
   patchUser(id: string, change: Record<string, unknown>): Promise<unknown> {
     return this.call("PATCH", `/directory/${encodeURIComponent(id)}`, change);
   }
-  /** Deletes a directory user out of band. */
+  /** Deletes a directory user out of band; answers the user as it was. */
   deleteUser(id: string): Promise<unknown> {
     return this.call("DELETE", `/directory/${encodeURIComponent(id)}`);
   }

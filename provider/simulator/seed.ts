@@ -262,13 +262,31 @@ export function integrations(seed: number): SimIntegration[] {
   });
 }
 
-/** Cases of the regular team (the detections come from detections.ts). */
-export function cases(seed: number, count: number): SimCase[] {
-  const r = rng(seed * 17 + 3);
+/**
+ * The cases each team has in the seed, by id: the regular team's `case-001` to `case-012` (ids of
+ * the examples), then `case-<team>-001`, ... for the service provider and each client team.
+ */
+export const CASES_PER_TEAM: ReadonlyArray<{ teamId: string; prefix: string; count: number }> = [
+  { teamId: TEAM_REGULAR, prefix: "case-", count: 12 },
+  { teamId: TEAM_SP, prefix: "case-msp-", count: 3 },
+  ...CLIENT_TEAMS.map((teamId) => ({ teamId, prefix: `case-${teamId.replace(/^team-/, "")}-`, count: 4 })),
+];
+
+/** Every team's cases (the detections come from detections.ts). */
+export function allCases(seed: number): SimCase[] {
+  return CASES_PER_TEAM.flatMap(({ teamId, prefix, count }, t) =>
+    // The regular team's draws are those of before client teams had cases: its cases stay as they were.
+    cases(count, teamId, prefix, seed * 17 + 3 + t * 7919, t === 0 ? 1000 : 90_000 + t * 100),
+  );
+}
+
+/** `count` cases of a team, ids `<prefix>001`, ... */
+function cases(count: number, teamId: string, prefix: string, stream: number, sid: number): SimCase[] {
+  const r = rng(stream);
   return Array.from({ length: count }, (_, i) => ({
-    id: `case-${String(i + 1).padStart(3, "0")}`,
-    sid: `C-${1000 + i}`,
-    teamId: TEAM_REGULAR,
+    id: `${prefix}${String(i + 1).padStart(3, "0")}`,
+    sid: `C-${sid + i}`,
+    teamId,
     title: pick(r, [
       'Suspicious sign-in, "impossible travel"',
       "Malware, quarantined",

@@ -25,6 +25,12 @@ export interface StoreOptions {
   /** Makes the CSV export this many rows long (synthetic cases after the stored ones). */
   csvRows?: number;
   statePath?: string;
+  /** Rules made by hand in `team` on top of the seed's (a big tenant). */
+  rules?: number;
+  /** Directory users added to `team` on top of the seed's. */
+  users?: number;
+  /** The team `rules` and `users` fill. Default team-acme. */
+  team?: string;
 }
 
 const PNG_1PX =
@@ -50,13 +56,17 @@ export class Store {
     this.statePath = options.statePath;
     this.keys = seedData.keys(options.seed);
     this.integrations = seedData.integrations(options.seed);
-    this.cases = seedData.cases(options.seed, 12);
-    this.cases.forEach((c, i) => this.detectionCounts.set(c.id, 3 + i * 3));
+    this.cases = seedData.allCases(options.seed);
+    for (const { teamId } of seedData.CASES_PER_TEAM)
+      this.cases
+        .filter((c) => c.teamId === teamId)
+        .forEach((c, i) => this.detectionCounts.set(c.id, 3 + i * 3));
     if (options.bigCase && options.bigCase > 0) {
-      this.cases.push({ ...this.cases[0], id: "case-big", sid: "C-BIG", title: "Big case" });
+      const at = this.cases.filter((c) => c.teamId === seedData.TEAM_REGULAR).length;
+      this.cases.splice(at, 0, { ...this.cases[0], id: "case-big", sid: "C-BIG", title: "Big case" });
       this.detectionCounts.set("case-big", options.bigCase);
     }
-    this.csvRows = Math.max(options.csvRows ?? 0, this.cases.length);
+    this.csvRows = Math.max(options.csvRows ?? 0, this.regularCases().length);
     const sizes: Record<string, number> = { [seedData.TEAM_REGULAR]: 60, [seedData.TEAM_SP]: 5 };
     for (const team of this.teams) {
       for (const u of seedData.directoryUsers(options.seed, team.id, sizes[team.id] ?? 10))
@@ -70,7 +80,32 @@ export class Store {
     ] as const) {
       this.addRule(seedData.TEAM_REGULAR, field, search, enabled);
     }
+    this.grow(options);
     if (this.statePath && existsSync(this.statePath)) this.load(this.statePath);
+  }
+
+  /** A big tenant: `rules` rules made by hand and `users` more directory users in one team. */
+  private grow({ rules = 0, users = 0, team = seedData.TEAM_REGULAR }: StoreOptions): void {
+    if (!this.teams.some((t) => t.id === team))
+      throw new Error(`team must be one of ${this.teams.map((t) => t.id).join(", ")}`);
+    for (let i = 1; i <= rules; i++) this.addRule(team, "name", `bulk-${i}-*`, i % 5 !== 0);
+    const base = [...this.users.values()].filter((u) => u.teamId === team).length;
+    for (const u of seedData.directoryUsers(this.seed, team, base + users).slice(base))
+      this.users.set(u.id as string, u);
+  }
+
+  /**
+   * Adds a directory user to a team with the next free id (`du-<team>-NNN`), generated as the seed's
+   * users are; `fields` (email, displayName, ...) replace the generated ones.
+   */
+  addUser(teamId: string, fields: Json = {}): Json {
+    const prefix = `du-${teamId}-`;
+    let next = 1;
+    for (const id of this.users.keys())
+      if (id.startsWith(prefix)) next = Math.max(next, Number(id.slice(prefix.length)) + 1);
+    const user = { ...seedData.directoryUsers(this.seed, teamId, next).at(-1)!, ...fields };
+    this.users.set(user.id as string, user);
+    return user;
   }
 
   /** Creates a rule with a fresh id. */
@@ -117,7 +152,7 @@ export class Store {
     if (change === "delete") {
       if (kind === "hva") this.rules.delete(id);
       else this.users.delete(id);
-      return {};
+      return item;
     }
     return Object.assign(item, change);
   }
@@ -136,10 +171,22 @@ export class Store {
     return out;
   }
 
-  /** The export row `i`: a stored case, or a synthetic one past them (for large exports). */
-  caseRow(i: number): seedData.SimCase & { detectionCount: number } {
-    if (i < this.cases.length)
-      return { ...this.cases[i], detectionCount: this.detectionCounts.get(this.cases[i].id) ?? 0 };
+  private regularCases(): seedData.SimCase[] {
+    return this.cases.filter((c) => c.teamId === seedData.TEAM_REGULAR);
+  }
+
+  /**
+   * The export rows of a team: its stored cases, then (the regular team only) synthetic ones up to
+   * `csvRows` rows (for large exports).
+   */
+  *exportRows(teamId: string): Generator<seedData.SimCase & { detectionCount: number }> {
+    const stored = this.cases.filter((c) => c.teamId === teamId);
+    for (const c of stored) yield { ...c, detectionCount: this.detectionCounts.get(c.id) ?? 0 };
+    if (teamId !== seedData.TEAM_REGULAR) return;
+    for (let i = stored.length; i < this.csvRows; i++) yield this.syntheticCase(i);
+  }
+
+  private syntheticCase(i: number): seedData.SimCase & { detectionCount: number } {
     return {
       id: `case-x${i}`,
       sid: `C-${1000 + i}`,
@@ -182,12 +229,13 @@ export class Store {
   }
 
   private seedComments(): void {
+    const cases = this.regularCases();
     for (let i = 0; i < 20; i++) {
       const id = `cmt-${String(i + 1).padStart(3, "0")}`;
       const deleted = i % 7 === 6;
       this.comments.set(id, {
         id,
-        caseId: this.cases[i % this.cases.length].id,
+        caseId: cases[i % cases.length].id,
         teamId: seedData.TEAM_REGULAR,
         authorName: i % 5 === 4 ? "former.employee@acme.example" : "Ada Lovelace",
         authorId: i % 5 === 4 ? null : "user-ada",

@@ -250,7 +250,7 @@ test("comments edit: content and attachments from files", async () => {
 test("exit 2 for what is wrong on the user's side before the API is reached, 1 for API errors", async () => {
   expect(await run(CLI, ["cases", "export", "--out", join(dir, "no-such-dir", "x.csv")], env)).toMatchObject({
     code: 2,
-    stderr: `secops: path: the folder ${join(dir, "no-such-dir")} does not exist [SECOPS_INVALID_INPUT]\n`,
+    stderr: `secops: --out ${join(dir, "no-such-dir", "x.csv")}: no such folder ${join(dir, "no-such-dir")}\n`,
   });
   expect(await run(CLI, ["cases", "indicators", " "], env)).toMatchObject({
     code: 2,

@@ -172,7 +172,20 @@ function runsOf(line: string): string[][] {
   if (w[end - 1]?.startsWith("--")) end--;
   const base = w.slice(0, end);
   const each: Record<string, string[][]> = {
-    "integrations count": [[], ["--search", "s"]],
+    whoami: [[], ["--json"]],
+    "integrations count": [[], ["--search", "s"], ["--json"]],
+    "cases export": [[], ["--force"]],
+    "users list": [[], ["--json"]],
+    "users get": [[], ["--json"]],
+    "users update": [
+      ["--needs-chat-ops-welcome", "false"],
+      ["--chat-ops-onboarding-user", "true", "--credentials-exposed", "false", "--json"],
+    ],
+    "hva list": [[], ["--json"]],
+    "hva get": [[ids.rule], [ids.rule, "--json"]],
+    "hva create": [[], ["--field", "name", "--json"]],
+    "hva enable": [[ids.rule, "--json"]],
+    "hva disable": [[ids.rule]],
     "cases indicators": [[], ["--sort", "asc", "--json"]],
     "hva export": [
       [],
@@ -183,6 +196,7 @@ function runsOf(line: string): string[][] {
     drift: [
       [],
       ["--key-env", "TEAM_A_KEY", "--key-env", "TEAM_B_KEY", "--ignore", "ignore.txt", "--format", "json"],
+      ["--format", "markdown", "--max-rows", "5", "--json-out", "drift.json"],
     ],
     "ctl rules": [[], ["--json"]],
     "ctl users": [[], ["--json"]],
@@ -197,6 +211,10 @@ function runsOf(line: string): string[][] {
     ],
     "ctl delete-rule": [[ids.other]],
     "ctl delete-user": [["du-team-acme-004"]],
+    "ctl add-user": [
+      ["--team", "team-client-1"],
+      ["--team", "team-client-2", "--email", "kim@client-1.example", "--name", "Kim", "--json"],
+    ],
     "ctl faults": [["429:0.1@PUT /endpoint"], ["--clear"]],
     "ctl stats": [[], ["--reset"]],
     // The simulator itself (after every `ctl` key, which its lines also match).
@@ -204,6 +222,7 @@ function runsOf(line: string): string[][] {
       [],
       ["--strict-spec", "--seed", "1", "--state", "sim-state.json", "--faults", "429:0.1@PUT /endpoint"],
       ["--big-case", "50", "--csv-rows", "100", "--page-base", "0", "--max-page-size", "7"],
+      ["--rules", "50", "--users", "20", "--team", "team-client-1"],
     ],
   };
   const key = Object.keys(each).find((k) => line.includes(` ${k} `) || line.endsWith(` ${k}`));
@@ -216,6 +235,20 @@ function expected(argv: string[]): Expect {
   const command = argv.slice(1, 3).join(" ");
   if (argv[1] === "drift") return drift(argv);
   if (command === "ctl add-rule") return { code: 0, stdout: (out) => /^hva-[0-9a-z-]+\n$/.test(out) };
+  if (command === "ctl add-user")
+    return {
+      code: 0,
+      stdout: (out) =>
+        argv.includes("--json")
+          ? JSON.parse(out).email === "kim@client-1.example"
+          : out === "du-team-client-1-011\n",
+    };
+  if (command === "hva create")
+    return {
+      code: 0,
+      stdout: (out) =>
+        argv.includes("--json") ? JSON.parse(out).search === "kiosk-*" : /^hva-\S+\n$/.test(out),
+    };
   if (command === "ctl set-user")
     return {
       code: 0,
@@ -353,6 +386,23 @@ test("every command line of the README, docs/ and the examples is run, checked o
     chatOpsOnboardingUser: false,
     credentialsExposed: true,
   });
+  // `secops users update` (the API's PATCH), `hva create` (twice), `hva enable` then `disable`,
+  // `ctl add-user` (once in each client team).
+  expect(state.users.find((u) => u.id === "du-team-acme-007")).toMatchObject({
+    needsChatOpsWelcome: false,
+    chatOpsOnboardingUser: true,
+    credentialsExposed: false,
+  });
+  expect(state.rules.filter((r) => r.search === "kiosk-*").map((r) => [r.teamId, r.enabled])).toEqual([
+    ["team-acme", true],
+    ["team-acme", true],
+  ]);
+  expect(
+    state.users.filter((u) => u.id === "du-team-client-1-011" || u.email === "kim@client-1.example"),
+  ).toEqual([
+    expect.objectContaining({ id: "du-team-client-1-011", teamId: "team-client-1" }),
+    expect.objectContaining({ id: "du-team-client-2-011", teamId: "team-client-2", displayName: "Kim" }),
+  ]);
   const byHand = state.rules.filter((r) => String(r.search).startsWith("readme-"));
   expect(byHand.map((r) => [r.teamId, r.search, r.enabled]).sort()).toEqual([
     ["team-client-1", "readme-*", true],

@@ -86,7 +86,7 @@ test("drift.yml step by step: clean; then a hand-made rule fails the drift step 
   const { run, preview } = workflow();
   expect(run).toEqual([
     'pulumi stack export --stack "${{ vars.PULUMI_STACK }}" --file stack.json',
-    'npm exec --no -- secops drift --state stack.json --ignore secops-drift-ignore.txt --format markdown >> "$GITHUB_STEP_SUMMARY"',
+    'npm exec --no -- secops drift --state stack.json --ignore secops-drift-ignore.txt --format markdown --json-out drift.json >> "$GITHUB_STEP_SUMMARY"',
   ]);
   expect(preview).toMatchObject({ command: "preview", refresh: "true", "expect-no-changes": "true" });
   const options = { refresh: true, expectNoChanges: true };
@@ -123,6 +123,12 @@ test("drift.yml step by step: clean; then a hand-made rule fails the drift step 
   const summary = readFileSync(join(s.dir, "summary-2.md"), "utf8");
   expect(summary).toContain(hand.id);
   expect(summary).toContain(dc);
+  // The whole report, for the run's artifact, beside the summary.
+  const artifact = JSON.parse(readFileSync(join(s.dir, "drift.json"), "utf8")) as {
+    teams: Array<{ unmanaged: Array<{ id: string }>; drifted: Array<{ id: string }> }>;
+  };
+  expect(artifact.teams[0].unmanaged.map((u) => u.id)).toEqual([hand.id]);
+  expect(artifact.teams[0].drifted.map((d) => d.id)).toEqual([dc]);
   const failed = await s.op("preview", options);
   expect(failed.ok).toBe(false);
   expect(failed.stdout).toMatch(

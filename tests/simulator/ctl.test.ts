@@ -45,9 +45,16 @@ test("set-rule, set-user, delete-rule and delete-user change the simulator out o
   expect((await sim.control.state()).users.find((u) => u.id === "du-team-acme-005")?.credentialsExposed).toBe(
     flag,
   );
-  expect((await ctl(["delete-rule", String(other.id)])).code).toBe(0);
+  // Issue 45 point 10: a delete says what it deleted (it printed `{}`).
+  expect(await ctl(["delete-rule", String(other.id)])).toMatchObject({
+    code: 0,
+    stdout: `deleted rule ${String(other.id)} (name "${String(other.search)}") of team team-acme\n`,
+  });
   expect((await sim.control.state()).rules.some((r) => r.id === other.id)).toBe(false);
-  expect((await ctl(["delete-user", "du-team-acme-005"])).code).toBe(0);
+  expect(await ctl(["delete-user", "du-team-acme-005"])).toMatchObject({
+    code: 0,
+    stdout: `deleted user du-team-acme-005 (${String(user.email)}) of team team-acme\n`,
+  });
   expect((await sim.control.state()).users.some((u) => u.id === "du-team-acme-005")).toBe(false);
 });
 
@@ -109,7 +116,7 @@ test("issue 32.5: add-rule refuses an unknown team (exit 1) and a missing option
       code: 1,
       stdout: "",
       stderr:
-        'secops-sim: simulator control POST /hva failed (400): {"statusCode":400,"message":"teamId must be one of team-acme, team-msp, team-client-1, team-client-2","error":"Bad Request"}\n',
+        "secops-sim: simulator control POST /hva failed (400): teamId must be one of team-acme, team-msp, team-client-1, team-client-2\n",
     }),
   );
   expect(await ctl(["add-rule", "--team", "team-acme", "--field", "name"])).toEqual(
@@ -163,8 +170,8 @@ test("usage errors exit 2 naming what is missing; a refusal of the simulator exi
   expect(wrongToken.stderr).not.toContain(sim.controlToken);
   const unknown = await ctl(["delete-rule", "hva-does-not-exist"]);
   expect(unknown.code).toBe(1);
-  expect(unknown.stderr).toMatch(
-    /^secops-sim: simulator control DELETE \/hva\/hva-does-not-exist failed \(404\)/,
+  expect(unknown.stderr).toBe(
+    "secops-sim: simulator control DELETE /hva/hva-does-not-exist failed (404): rule hva-does-not-exist not found\n",
   );
 });
 
@@ -179,6 +186,7 @@ test("docs/simulator-and-cli.md lists every ctl command and every control route"
     .filter((c) => c !== "help");
   expect(commands.sort()).toEqual([
     "add-rule",
+    "add-user",
     "delete-rule",
     "delete-user",
     "faults",

@@ -83,6 +83,7 @@ test("each entry point exports exactly its pinned names", () => {
     "DRIFT_FORMATS",
     "DriftInputError",
     "ENCRYPTED",
+    "MARKDOWN_LIMITS",
     "driftReport",
     "formatDrift",
     "isClean",

@@ -345,7 +345,14 @@ async function driftCheck(): Promise<boolean> {
     const team: drift.TeamDrift | undefined = report.teams[0];
     const ref: drift.DriftRef | undefined = team?.inSync[0];
     const format: drift.DriftFormat = drift.DRIFT_FORMATS[0];
-    void [kinds, ref, drift.ENCRYPTED, drift.formatDrift(report, format)];
+    const limits: drift.MarkdownLimits = { rows: drift.MARKDOWN_LIMITS.rows, jsonFile: "drift.json" };
+    void [
+      kinds,
+      ref,
+      drift.ENCRYPTED,
+      drift.formatDrift(report, format),
+      drift.formatDrift(report, "markdown", limits),
+    ];
     return drift.isClean(report);
   } catch (err) {
     if (err instanceof drift.DriftInputError) return false;
