@@ -11,7 +11,15 @@ import type { DirectoryUser } from "../client/types";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
 import { slug } from "./names";
-import { assertTeam, cannotImport, definedOnly, explainForbidden, isPendingId, isUnknown } from "./runtime";
+import {
+  assertTeam,
+  cannotImport,
+  definedOnly,
+  explainForbidden,
+  isPendingId,
+  isUnknown,
+  teamOf,
+} from "./runtime";
 import { Declarations, declaredOnce } from "./declarations";
 import { dynamicImplementation } from "./shim-target";
 
@@ -229,10 +237,11 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   }
 
   async diff(
-    _id: string,
+    id: string,
     olds: DirectoryUserSettingsOutputs,
     news: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
+    await this.sameTeamIfKnown(id, olds);
     const replaces = replacedBy(definition, olds as never, news as never);
     // The old user is restored (if asked) before the new one is taken over.
     if (replaces.length) return { changes: true, replaces, deleteBeforeReplace: true };
@@ -337,6 +346,17 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     await patch(client, id, restore).catch((err: unknown) => {
       if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
     });
+  }
+
+  /**
+   * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had,
+   * as HvaAutomationRule's does; when it cannot, the operation that follows checks it before sending.
+   */
+  private async sameTeamIfKnown(id: string, olds: DirectoryUserSettingsOutputs): Promise<void> {
+    if (typeof olds?.teamId !== "string" || olds.teamId === "") return;
+    const client = await this.ctx.client().catch(() => undefined);
+    const team = client && (await teamOf(client).catch(() => undefined));
+    if (team !== undefined && client) await assertTeam(client, olds.teamId, `directory user ${id}`);
   }
 }
 

@@ -179,6 +179,25 @@ describe("2. a key for another team fails loudly, naming both teams", () => {
     expect(await live(search)).toEqual([made.id]);
   });
 
+  test("a DirectoryUserSettings' Diff, too, refuses another team's key before any request; the user stays", async () => {
+    const USER_URN = "urn:pulumi:dev::safety::secops:index:DirectoryUserSettings::u";
+    const user = "du-team-client-1-007";
+    const inputs = { directoryUserId: user, needsChatOpsWelcome: true, restoreOnDelete: false };
+    const one = await configured(sim.apiKeys.client1Admin);
+    const made = await one.create(USER_URN, inputs);
+    const two = await configured(sim.apiKeys.client2Admin);
+    const before = (await sim.control.state()).users.find((u) => u.id === user);
+    await sim.control.resetStats();
+    await expect(
+      two.diff(made.id, USER_URN, made.properties, { ...inputs, needsChatOpsWelcome: false }),
+    ).rejects.toMatchObject({
+      code: FAILED_PRECONDITION,
+      details: `directory user ${user} belongs to team team-client-1, but this provider's API key is for team team-client-2; nothing was sent. Configure the provider of this resource with a key of team team-client-1 (to move the object to team team-client-2, create it there and delete it with team team-client-1's key)`,
+    });
+    expect(Object.keys((await sim.control.stats()).requests)).toEqual([]);
+    expect((await sim.control.state()).users.find((u) => u.id === user)).toEqual(before);
+  });
+
   test("DiffConfig: a key of another team is refused (never a replace that moves every rule); a key of the same team updates it", async () => {
     const plugin = await NativePluginProcess.start();
     plugins.push(plugin);
