@@ -97,11 +97,24 @@ test("the tarball holds dist, the bins, README, docs and LICENSE; no tests, sour
   expect(
     files.filter(
       (f) =>
-        !/^(dist\/.*\.(js|d\.ts)|docs\/[\w-]+\.md|LICENSE|README\.md|package\.json|schema\.json|bin\/pulumi-resource-secops|policy-pack\/(PulumiPolicy\.yaml|package\.json|index\.js|pulumi-analyzer-secops))$/.test(
+        !/^(dist\/.*\.(js|d\.ts)|docs\/[\w-]+\.md|examples\/.+|LICENSE|README\.md|package\.json|schema\.json|bin\/pulumi-resource-secops|policy-pack\/(PulumiPolicy\.yaml|package\.json|index\.js|pulumi-analyzer-secops))$/.test(
           f,
         ),
     ),
   ).toEqual([]);
+  // The examples ship whole, without anything installed or built in them.
+  expect(files.filter((f) => /^examples\/.*(node_modules|\.ci-cache|venv)\//.test(f))).toEqual([]);
+  // Every relative link of a shipped page resolves to what the tarball holds (issue 45 point 15: the
+  // docs linked to examples/ and tests/, which were not in it).
+  const broken: string[] = [];
+  for (const page of files.filter((f) => f.endsWith(".md"))) {
+    const text = readFileSync(join(program, "node_modules", "pulumi-secops", page), "utf8");
+    for (const [, target] of text.matchAll(/\]\((?!https?:|#|mailto:)([^)#\s]+)[^)]*\)/g)) {
+      const path = join(dirname(page), target).replace(/\/$/, "");
+      if (!files.some((f) => f === path || f.startsWith(`${path}/`))) broken.push(`${page}: ${target}`);
+    }
+  }
+  expect(broken).toEqual([]);
   expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
   const js = files.filter((f) => f.endsWith(".js"));
   const mapped = js.filter((f) =>
