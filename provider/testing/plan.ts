@@ -11,7 +11,16 @@ import { errorText, type State, type StateResource } from "./state";
 
 /** What a step does. */
 export type Op =
-  "create" | "update" | "replace" | "delete" | "same" | "drift" | "gone" | "import" | "check-failed";
+  | "create"
+  | "update"
+  | "replace"
+  | "delete"
+  | "same"
+  | "drift"
+  | "gone"
+  | "import"
+  | "check-failed"
+  | "diff-failed";
 
 /** The provider process serving a resource (see ProviderSet). */
 export type Resolve = (ref: ProviderRef) => Promise<ProviderProcess>;
@@ -96,8 +105,9 @@ async function planOne(
   try {
     diff = await host.diff(old.id, d.urn, old.outputs, inputs, old.inputs);
   } catch (err) {
-    // A Diff the provider refuses (e.g. an object of another team) fails this resource's step only.
-    return { op: "refused", step: { ...step, op: "update", ok: false, error: errorText(err) } };
+    // A Diff the provider refuses (e.g. an object of another team) fails this resource's step only:
+    // nothing was to be updated, the comparison itself failed.
+    return { op: "refused", step: { ...step, op: "diff-failed", ok: false, error: errorText(err) } };
   }
   if (!diff.changes && !diff.replaces.length) {
     // Found by an alias: the state's record moves to the new URN (and type), nothing is sent.
@@ -126,8 +136,9 @@ async function planOne(
   };
 }
 
+/** Check failures as one text: `property: reason`, or the reason alone for none (the provider's). */
 const failureText = (failures: Array<{ property: string; reason: string }>) =>
-  failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+  failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ");
 
 /**
  * The `import` resource option, as the engine does it: Read with the id alone, then Check the

@@ -189,20 +189,20 @@ export class ProviderSet {
     // program's, and looking for it by evaluating the program again, from inside this evaluation, would
     // wait for itself.
     if (provider && !this.#declared.has(provider))
-      throw new Error(`invocation of ${token}: the provider ${provider} is not declared by the program`);
+      throw new Error(`Invoke of '${token}' failed: the provider ${provider} is not declared by the program`);
     const key = JSON.stringify([token, args, provider ?? null]);
     let answer = this.#invokes.get(key);
     if (!answer) this.#invokes.set(key, (answer = this.send(token, args, provider)));
     return answer;
   }
 
-  /** Sends an invoke; its errors read as the engine and the SDK word them for a program. */
+  /** Sends an invoke; every failure reads `Invoke of '<token>' failed: ...`, as the SDK words one. */
   private async send(token: string, args: Record<string, unknown>, provider: string | undefined) {
     let res: Awaited<ReturnType<ProviderProcess["invoke"]>>;
     try {
       res = await (await this.for({ type: token, provider })).invoke(token, args);
     } catch (err) {
-      throw new Error(`invocation of ${token} returned an error: ${errorText(err)}`, { cause: err });
+      throw new Error(`Invoke of '${token}' failed: ${errorText(err)}`, { cause: err });
     }
     if (res.failures.length)
       throw new Error(

@@ -13,6 +13,7 @@ const SYMBOL: Record<Op, string> = {
   gone: "- ",
   import: "= ",
   "check-failed": "! ",
+  "diff-failed": "! ",
 };
 const VERB: Record<Op, string> = {
   create: "create",
@@ -24,6 +25,7 @@ const VERB: Record<Op, string> = {
   gone: "deleted outside Pulumi",
   import: "import",
   "check-failed": "invalid",
+  "diff-failed": "not compared",
 };
 
 /**

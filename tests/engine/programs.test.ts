@@ -188,7 +188,7 @@ new native.HvaAutomationRule("r", { field: "name", search: "invoke-default-*" })
   const failed = await run(join(prog, "run.js"), ["index.js", short, "preview", "up"]);
   expect({ code: failed.code, stderr: failed.stderr }).toEqual({ code: 0, stderr: "" });
   const message =
-    "the program failed: output team: invocation of secops:index:getIdentity returned an error: " +
+    "the program failed: output team: Invoke of 'secops:index:getIdentity' failed: " +
     "provider pulumi:providers:secops::default: apiKey: ";
   const errors = JSON.parse(failed.stdout).map((r: { step: string; error?: { message: string } }) => [
     r.step,

@@ -190,7 +190,7 @@ exports.identities = native.getIdentityOutput({ provider: client1 });
     expect(JSON.parse(ran.stdout)).toEqual([
       "the program failed: output identities: apiKey is too short to be an API key (at least 8 characters)",
       // The native provider's CheckConfig names it first; the runner reports it for the invoke.
-      "the program failed: output identities: invocation of secops:index:getIdentity returned an error: " +
+      "the program failed: output identities: Invoke of 'secops:index:getIdentity' failed: " +
         "provider urn:pulumi:dev::short::pulumi:providers:secops::client1: apiKey: " +
         'the secops provider "client1": apiKey is too short to be an API key (at least 8 characters)',
     ]);
