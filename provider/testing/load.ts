@@ -23,6 +23,13 @@ const MARK = "?secops-evaluation=";
 /** The program's module: its exports (a module namespace when Node stripped the types). */
 export async function loadProgram(file: string): Promise<unknown> {
   if (file.endsWith(".ts") && typeScriptLoader(dirname(file)) === "strip") {
+    if (packageType(dirname(file)) === "commonjs")
+      throw new Error(
+        `${file}: with no TypeScript 5 or 6 to compile it, a TypeScript program runs as Node strips ` +
+          `its types, as an ES module, which its package.json's "type": "commonjs" forbids (import ` +
+          `statements fail): install TypeScript beside the program (npm install -D typescript@5 ` +
+          `@types/node), or set "type": "module" in its package.json`,
+      );
     return importModule(`${pathToFileURL(file).href}${MARK}${++evaluation}`);
   }
   delete require.cache[file];
@@ -58,6 +65,18 @@ function typeScriptLoader(programDir: string): Loader {
     `${programDir} is a TypeScript program: it needs Node's type stripping (Node 22.18 or later) or ` +
       `a typescript with a JS API (npm install -D typescript@5) to run`,
   );
+}
+
+/** The `type` of the nearest package.json above `dir` (undefined when it has none). */
+function packageType(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    const file = join(d, "package.json");
+    if (existsSync(file)) {
+      const type = (JSON.parse(readFileSync(file, "utf8")) as { type?: unknown }).type;
+      return typeof type === "string" ? type : undefined;
+    }
+    if (dirname(d) === d) return undefined;
+  }
 }
 
 /** Whether this Node strips TypeScript types itself (on by default from 22.18, 23.6). */

@@ -296,3 +296,30 @@ const { NativePluginProcess, secret } = require("pulumi-secops/testing");
   expect(r.code).toBe(0);
   expect(JSON.parse(r.stdout)).toEqual({ version: pkg.version, schema: "secops", team: "team-client-1" });
 }, 60_000);
+
+test("a TypeScript program in what npm init -y writes (type commonjs) without TypeScript: the runner names both fixes", () => {
+  // The tarball ships no TypeScript; a user's folder has none until they install it.
+  const dir = join(work, "init-y");
+  mkdirSync(dir);
+  symlinkSync(join(program, "node_modules"), join(dir, "node_modules"), "dir");
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "init-y", version: "1.0.0", type: "commonjs" }),
+  );
+  writeFileSync(
+    join(dir, "index.ts"),
+    'import { HvaAutomationRule } from "pulumi-secops";\nnew HvaAutomationRule("r", { field: "name", search: "r-*" });\n',
+  );
+  writeFileSync(
+    join(dir, "run.cjs"),
+    `const { LifecycleRunner } = require("pulumi-secops/testing");
+new LifecycleRunner({ program: __dirname + "/index.ts", programDir: __dirname, statePath: __dirname + "/state.json",
+  config: { "secops:apiKey": "simkey_not_used_00000000", "secops:baseUrl": "https://127.0.0.1:1" }, progress: false })
+  .preview().then(() => console.log("ran"), (e) => console.log(e.message));
+`,
+  );
+  const out = execFileSync(process.execPath, [join(dir, "run.cjs")], { cwd: dir, encoding: "utf8" });
+  expect(out).toContain(
+    `${join(dir, "index.ts")}: with no TypeScript 5 or 6 to compile it, a TypeScript program runs as Node strips its types, as an ES module, which its package.json's "type": "commonjs" forbids (import statements fail): install TypeScript beside the program (npm install -D typescript@5 @types/node), or set "type": "module" in its package.json`,
+  );
+});
