@@ -39,6 +39,8 @@ export class LifecycleRunner {
   private readonly journal: Journal;
   /** What hosts of earlier steps wrote to stderr. */
   private pastStderr = "";
+  /** The operations of the current step that were sent and have not answered ("create dc", ...). */
+  private readonly inFlight = new Set<string>();
 
   constructor(private readonly options: RunnerOptions) {
     this.journal = new Journal(options.statePath);
@@ -150,11 +152,15 @@ export class LifecycleRunner {
         p.step.error = `a create of this resource was interrupted earlier and could not be settled, so it is not sent again: ${blocked}`;
         return;
       }
+      const what = `${p.op} ${p.step.name}`;
+      this.inFlight.add(what);
       try {
         await applyPlanned(this.applyContext(state), p); // journals what it changes
       } catch (err) {
         p.step.ok = false;
         p.step.error = errorText(err);
+      } finally {
+        this.inFlight.delete(what);
       }
     });
     this.save(state);
@@ -225,11 +231,15 @@ export class LifecycleRunner {
       this.options.parallel ?? 10,
       resources.map((r, i) => [r, steps[i]] as const),
       async ([r, step]) => {
+        const what = `${op === "same" ? "read" : op} ${r.name}`;
+        this.inFlight.add(what);
         try {
           await body(r, step, state);
         } catch (err) {
           step.ok = false;
           step.error = errorText(err);
+        } finally {
+          this.inFlight.delete(what);
         }
       },
     );
@@ -266,16 +276,41 @@ export class LifecycleRunner {
   private async step(command: Command, body: () => Promise<Step[]>): Promise<Step[]> {
     let steps: Step[];
     const ended = progress(this.options.progress, command);
+    const stopInterrupts = this.onInterrupt(command);
     try {
       steps = await body();
     } catch (err) {
       throw withoutRpcFraming(err); // a provider's error no resource's step took
     } finally {
+      stopInterrupts();
       ended();
       await this.close();
     }
     if (steps.some((s) => !s.ok)) throw new StepFailedError(command, steps);
     return steps;
+  }
+
+  /**
+   * Ctrl-C (SIGINT) or SIGTERM during a step, when the program has no handler of its own: says what
+   * was in flight and that the next run settles it, then exits (130 or 143) as a shell expects. What a
+   * create in flight may have made is already journaled as pending: the next up or destroy settles it.
+   */
+  private onInterrupt(command: Command): () => void {
+    const handlers = (["SIGINT", "SIGTERM"] as const)
+      .filter((signal) => process.listenerCount(signal) === 0)
+      .map((signal) => {
+        const handler = () => {
+          const ops = [...this.inFlight];
+          process.stderr.write(
+            `secops runner: ${command} interrupted (${signal}) with ${ops.length ? `${ops.length} operation(s) in flight: ${ops.join(", ")}` : "nothing in flight"}. ` +
+              `What they may have done is recorded in ${this.options.statePath}: the next up or destroy settles it (never a duplicate, never an orphan).\n`,
+          );
+          process.exit(signal === "SIGINT" ? 130 : 143);
+        };
+        process.once(signal, handler);
+        return () => process.removeListener(signal, handler);
+      });
+    return () => handlers.forEach((remove) => remove());
   }
 
   /** The process serving `ref` in this step (started and configured on first use). */
