@@ -41,6 +41,12 @@ export class HvaAutomationRule extends pulumi.dynamic.Resource {
   declare readonly enabled: pulumi.Output<boolean>;
   /** The team that owns the rule. */
   declare readonly teamId: pulumi.Output<string>;
+  /**
+   * When this provider disabled the rule (ISO 8601: set by the create or update that leaves it
+   * disabled), kept while it stays disabled; absent while it is enabled. The API records no such
+   * time; policy packs read it (secops-disabled-rule-age).
+   */
+  declare readonly disabledAt: pulumi.Output<string>;
 
   constructor(name: string, args: HvaAutomationRuleArgs, opts?: pulumi.CustomResourceOptions) {
     // Every output key is seeded (only keys present in the props become outputs); spread, so the
@@ -52,6 +58,7 @@ export class HvaAutomationRule extends pulumi.dynamic.Resource {
         enabled: undefined,
         ...args,
         teamId: undefined,
+        disabledAt: undefined,
         __secopsUrn: pulumi.createUrn(name, "pulumi-nodejs:dynamic/secops:HvaAutomationRule", opts?.parent),
       },
       opts,

@@ -49,6 +49,12 @@ export class HvaAutomationRule extends pulumi.CustomResource {
   declare readonly enabled: pulumi.Output<boolean>;
   /** The team that owns the rule. */
   declare readonly teamId: pulumi.Output<string>;
+  /**
+   * When this provider disabled the rule (ISO 8601: set by the create or update that leaves it
+   * disabled), kept while it stays disabled; absent while it is enabled. The API records no such
+   * time; policy packs read it (secops-disabled-rule-age).
+   */
+  declare readonly disabledAt: pulumi.Output<string | undefined>;
 
   /** Looks up an existing object's state by id (no change is made). */
   static get(
@@ -62,13 +68,14 @@ export class HvaAutomationRule extends pulumi.CustomResource {
   constructor(name: string, args: HvaAutomationRuleArgs, opts: pulumi.CustomResourceOptions = {}) {
     requireInputs(ARGS, name, args, opts);
     const props = opts.id
-      ? { field: undefined, search: undefined, enabled: undefined, teamId: undefined }
+      ? { field: undefined, search: undefined, enabled: undefined, teamId: undefined, disabledAt: undefined }
       : {
           field: args?.field,
           search: args?.search,
           enabled: args?.enabled,
           adoptExisting: args?.adoptExisting,
           teamId: undefined,
+          disabledAt: undefined,
         };
     super(HvaAutomationRule.__pulumiType, name, props, withDefaults(opts));
   }

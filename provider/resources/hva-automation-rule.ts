@@ -73,6 +73,11 @@ export const definition: ResourceDefinition<HvaRule> = {
     search: { type: "string", required: true, description: "The search text." },
     enabled: { type: "boolean", required: true, description: "Whether the rule is enabled." },
     teamId: { type: "string", required: true, description: "The team that owns the rule." },
+    disabledAt: {
+      type: "string",
+      description:
+        "When this provider disabled the rule (ISO 8601: set by the create or update that leaves it disabled), kept while it stays disabled; absent while it is enabled. The API records no such time; policy packs read it (secops-disabled-rule-age).",
+    },
   },
   importInputs: (o) => definedOnly({ field: o.field, search: o.search, enabled: o.enabled }),
   read: async (client, id) => {
@@ -107,6 +112,23 @@ export const definition: ResourceDefinition<HvaRule> = {
     },
   },
 };
+
+/**
+ * The outputs with `disabledAt`: kept from `before` while the rule stays disabled, absent while it is
+ * enabled; a create or update that leaves it disabled (`wrote`) records now when it was not disabled
+ * before. A refresh records nothing new: a rule disabled by hand is drift, not a decision to date.
+ */
+function disabledSince(
+  outs: HvaRuleOutputs,
+  before: HvaRuleOutputs | undefined,
+  wrote: boolean,
+): HvaRuleOutputs {
+  const { disabledAt: _, ...rest } = outs;
+  if (outs.enabled !== false) return rest;
+  const kept = before?.enabled === false ? before.disabledAt : undefined;
+  const since = kept ?? (wrote ? new Date().toISOString() : undefined);
+  return since === undefined ? rest : { ...rest, disabledAt: since };
+}
 
 /** What identifies the rule a resource declares. */
 const ruleKey = (field: string, search: string) => JSON.stringify([field, search]);
@@ -188,7 +210,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const key = ruleKey(inputs.field, inputs.search);
     const other = this.#declared.contender(key, urn);
     if (other) throw new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search));
-    return this.#creating
+    const made = await this.#creating
       .run(key, () =>
         writing(
           { lists: this.#listCache, client },
@@ -199,6 +221,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       .catch(async (err: unknown) => {
         throw await explainForbidden(client, err);
       });
+    return { ...made, outs: made.outs && disabledSince(made.outs, undefined, true) };
   }
 
   /** Refresh (with the last outputs) or import (`props` undefined: the id is all there is). */
@@ -209,7 +232,15 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     held(props?.teamId, id, props);
     if (!props) this.#takenOver.set(id, this.ctx.urn?.()); // an import: see #takenOver
     const listed = (await this.#listCache.rules(client))?.get(id);
-    if (listed) return { id, props: outputs(listed, props ?? { field: "", search: "", enabled: true }) };
+    if (listed)
+      return {
+        id,
+        props: disabledSince(
+          outputs(listed, props ?? { field: "", search: "", enabled: true }),
+          props,
+          false,
+        ),
+      };
     // Not in the list (or no list): a GET tells "deleted" from "not listed".
     let rule: HvaRule | undefined;
     try {
@@ -224,7 +255,10 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       return { id, props };
     }
     if (!rule) return {};
-    return { id, props: outputs(rule, props ?? { field: "", search: "", enabled: true }) };
+    return {
+      id,
+      props: disabledSince(outputs(rule, props ?? { field: "", search: "", enabled: true }), props, false),
+    };
   }
 
   async update(
@@ -241,7 +275,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       async () => {
         try {
           const rule = await client.setHvaRuleEnabled(id, news.enabled);
-          return { outs: outputs(rule, news) };
+          return { outs: disabledSince(outputs(rule, news), olds, true) };
         } catch (err) {
           if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
           throw new SecOpsApiError(

@@ -18,4 +18,6 @@ export interface HvaRuleOutputs {
   search: string;
   enabled: boolean;
   teamId: string;
+  /** When this provider disabled the rule (ISO 8601); absent while it is enabled. */
+  disabledAt?: string;
 }

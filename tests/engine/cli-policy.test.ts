@@ -264,10 +264,11 @@ describe("native resources (Pulumi YAML)", () => {
     expect(await writes(sim)).toBe(0);
     expect(await rules(sim)).toEqual(before);
 
-    // A rule's disabledAt, as a state recording it would hold (this provider does not record one
-    // yet: docs/policy.md), is judged from the export's outputs.
+    // The provider records when it first saw a rule disabled (disabledAt, an output); the export is
+    // aged by 45 days (the test cannot wait that long) and judged from its outputs.
     const doc = JSON.parse(readFileSync(join(project.dir, "stack.json"), "utf8"));
     const build = doc.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::build"));
+    expect(Date.now() - Date.parse(build.outputs.disabledAt)).toBeLessThan(3_600_000);
     const since = new Date(Date.now() - 45 * 86_400_000 - 3_600_000).toISOString();
     build.outputs.disabledAt = since;
     writeFileSync(join(project.dir, "aged.json"), JSON.stringify(doc));

@@ -121,7 +121,7 @@ test("HvaAutomationRule: preview creates nothing; create, read, detailed diff, u
   const preview = await plugin.create(RULE, checked.inputs, true);
   expect(preview).toEqual({
     id: "",
-    properties: { field: "name", search: "native-*", enabled: true, teamId: UNKNOWN },
+    properties: { field: "name", search: "native-*", enabled: true, teamId: UNKNOWN, disabledAt: UNKNOWN },
   });
   expect((await sim.control.stats()).requests).toEqual({});
 

@@ -63,8 +63,13 @@ describe("assumed routes available", () => {
   test("lifecycle: create, read, update, replace decision, delete", async () => {
     const search = unique();
     const inputs = { field: "name", search, enabled: false, adoptExisting: false };
+    const before = Date.now();
     const created = await provider.create(inputs);
-    expect(created.outs).toEqual({ field: "name", search, enabled: false, teamId: "team-acme" });
+    // Created disabled: disabledAt records when (the policy pack's secops-disabled-rule-age reads it).
+    const { disabledAt, ...plain } = created.outs as Outs & { disabledAt?: string };
+    expect(plain).toEqual({ field: "name", search, enabled: false, teamId: "team-acme" });
+    expect(Date.parse(disabledAt!)).toBeGreaterThanOrEqual(before - 1);
+    expect(Date.parse(disabledAt!)).toBeLessThanOrEqual(Date.now());
     expect(await rules(search)).toEqual([
       { id: created.id, teamId: "team-acme", enabled: false, searchField: "name", search },
     ]);
@@ -79,7 +84,13 @@ describe("assumed routes available", () => {
     const enable = { ...inputs, enabled: true };
     expect(await provider.diff(created.id, outs, enable)).toMatchObject({ changes: true, replaces: [] });
     const updated = await provider.update(created.id, outs, enable);
-    expect(updated.outs).toEqual({ ...outs, enabled: true });
+    expect(updated.outs).toEqual({ ...plain, enabled: true }); // enabled: no disabledAt
+    // Disabled again by an update: a new disabledAt; a refresh keeps it while the rule stays disabled.
+    const again = await provider.update(created.id, updated.outs as Outs, inputs);
+    const since = (again.outs as { disabledAt?: string }).disabledAt;
+    expect(Date.parse(since!)).toBeGreaterThanOrEqual(Date.parse(disabledAt!));
+    expect((await provider.read(created.id, again.outs as Outs)).props).toEqual(again.outs);
+    await provider.update(created.id, again.outs as Outs, enable);
     expect((await rules(search))[0].enabled).toBe(true);
     expect(await provider.diff(created.id, updated.outs, { ...enable, search: "other" })).toMatchObject({
       changes: true,

@@ -16,6 +16,8 @@ import (
 type HvaAutomationRule struct {
 	pulumi.CustomResourceState
 
+	// When this provider disabled the rule (ISO 8601: set by the create or update that leaves it disabled), kept while it stays disabled; absent while it is enabled. The API records no such time; policy packs read it (secops-disabled-rule-age).
+	DisabledAt pulumi.StringPtrOutput `pulumi:"disabledAt"`
 	// Whether the rule is enabled.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
 	// The searched field.
@@ -191,6 +193,11 @@ func (o HvaAutomationRuleOutput) ToHvaAutomationRuleOutput() HvaAutomationRuleOu
 
 func (o HvaAutomationRuleOutput) ToHvaAutomationRuleOutputWithContext(ctx context.Context) HvaAutomationRuleOutput {
 	return o
+}
+
+// When this provider disabled the rule (ISO 8601: set by the create or update that leaves it disabled), kept while it stays disabled; absent while it is enabled. The API records no such time; policy packs read it (secops-disabled-rule-age).
+func (o HvaAutomationRuleOutput) DisabledAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HvaAutomationRule) pulumi.StringPtrOutput { return v.DisabledAt }).(pulumi.StringPtrOutput)
 }
 
 // Whether the rule is enabled.

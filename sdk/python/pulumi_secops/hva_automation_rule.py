@@ -153,6 +153,7 @@ class HvaAutomationRule(pulumi.CustomResource):
             if search is None and not opts.urn:
                 raise TypeError("Missing required property 'search'")
             __props__.__dict__["search"] = search
+            __props__.__dict__["disabled_at"] = None
             __props__.__dict__["team_id"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/secops:HvaAutomationRule")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
@@ -178,6 +179,7 @@ class HvaAutomationRule(pulumi.CustomResource):
 
         __props__ = HvaAutomationRuleArgs.__new__(HvaAutomationRuleArgs)
 
+        __props__.__dict__["disabled_at"] = None
         __props__.__dict__["enabled"] = None
         __props__.__dict__["field"] = None
         __props__.__dict__["search"] = None
@@ -189,6 +191,14 @@ class HvaAutomationRule(pulumi.CustomResource):
             opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
         return pulumi.runtime.exists_resource(None, 'secops:index:HvaAutomationRule', id, __props__, opts or pulumi.ResourceOptions())
+
+    @_builtins.property
+    @pulumi.getter(name="disabledAt")
+    def disabled_at(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        When this provider disabled the rule (ISO 8601: set by the create or update that leaves it disabled), kept while it stays disabled; absent while it is enabled. The API records no such time; policy packs read it (secops-disabled-rule-age).
+        """
+        return pulumi.get(self, "disabled_at")
 
     @_builtins.property
     @pulumi.getter
