@@ -209,7 +209,7 @@ func preview(ctx context.Context, h *harness) error {
 	}
 	if err := firstErr(same("previewed rule id", made.GetId(), ""),
 		same("previewed rule properties", fromStruct(made.GetProperties()),
-			bag{"field": "name", "search": ruleSearch, "enabled": true, "teamId": unknown})); err != nil {
+			bag{"field": "name", "search": ruleSearch, "enabled": true, "teamId": unknown, "disabledAt": unknown})); err != nil {
 		return err
 	}
 	// An input computed from another resource is unknown in a preview.
