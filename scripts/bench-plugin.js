@@ -11,6 +11,8 @@
  *                                                                                     (target <= 1.6x)
  *   20 started, configured and invoked at once: total RSS ÷ 20 hosts' (the same)      (target <= 0.9x)
  *   start to port of the release archive's single executable ÷ the host's             (target <= 0.7x)
+ *   wall time of 2,000 operations (500 Creates, Reads, Updates, Deletes, 50 at a time, in bursts
+ *   taking turns with the floor's) ÷ the floor's doing one API call each (medians of 5) (target <= 1.5x)
  *   full lists sent for 1,000 Reads interleaved with 1,000 Updates through one plugin (target <= 10)
  *
  * Each row also shows the platform's floor measured in the same run (scripts/bench-anchors.js): a
@@ -168,6 +170,98 @@ async function underLoad(executable, sim, { total = 2_000, env } = {}) {
   }
 }
 
+/** Calls in flight at once in the timed row (an engine stepping through a stack with --parallel 50). */
+const TIMED_LANES = 50;
+
+/**
+ * `n` Creates, then `n` Reads, Updates and Deletes of what they made, TIMED_LANES at a time: wall ms
+ * of each phase and of all, and the process's CPU ms.
+ */
+async function phases(p, tag, n) {
+  const urn = (i) => `urn:pulumi:bench::bench::secops:index:HvaAutomationRule::${tag}-${i}`;
+  const rules = [];
+  const lanes = async (f) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: TIMED_LANES }, async () => {
+        while (next < n) await f(next++);
+      }),
+    );
+  };
+  const steps = {
+    create: async (i) => {
+      const made = await p.create(urn(i), { field: "name", search: `${tag}-${i}-*`, enabled: true });
+      rules[i] = { id: made.id, props: made.properties };
+    },
+    read: (i) => p.read(rules[i].id, urn(i), rules[i].props, rules[i].props),
+    update: async (i) => {
+      const news = { field: "name", search: rules[i].props.search, enabled: false };
+      rules[i].props =
+        (await p.update(rules[i].id, urn(i), rules[i].props, news)).properties ?? rules[i].props;
+    },
+    delete: (i) => p.delete(rules[i].id, urn(i), rules[i].props),
+  };
+  const cpu0 = cpuMs(p.pid);
+  const times = { all: 0 };
+  for (const [name, step] of Object.entries(steps)) {
+    const t = process.hrtime.bigint();
+    await lanes(step);
+    times[name] = Number(process.hrtime.bigint() - t) / 1e6;
+    times.all += times[name];
+  }
+  return { ...times, cpu: cpuMs(p.pid) - cpu0 };
+}
+
+/** Adds the fields of `b` to those of `a`. */
+const added = (a, b) => Object.fromEntries(Object.keys(b).map((k) => [k, (a?.[k] ?? 0) + b[k]]));
+
+/**
+ * Issue 40: the time of 2,000 operations through each executable. In each round every executable is
+ * started and configured, warmed with 50 of each operation, then runs its 2,000 in bursts of 125
+ * Creates, Reads, Updates and Deletes, the executables taking turns burst by burst (in an order that
+ * rotates), so that a shared machine's drifting load weighs on each alike. The plugin's journal goes
+ * to a folder of its own. Ratios per round to the last executable (the floor).
+ */
+async function timed(executables, sim, dir, { rounds = 5, n = 500, bursts = 4 } = {}) {
+  const env = { ...process.env, SECOPS_INTENT_DIR: join(dir, "intents") };
+  const runs = executables.map(() => []);
+  let tag = 0;
+  for (let round = 0; round < rounds; round++) {
+    const procs = [];
+    try {
+      for (const e of executables) procs.push(await started(e, sim, env));
+      for (const p of procs) await phases(p, `t${++tag}`, 50);
+      const sums = procs.map(() => undefined);
+      for (let b = 0; b < bursts; b++)
+        for (let j = 0; j < procs.length; j++) {
+          const k = (round + b + j) % procs.length;
+          sums[k] = added(sums[k], await phases(procs[k], `t${++tag}`, n / bursts));
+        }
+      sums.forEach((sum, k) => runs[k].push(sum));
+    } finally {
+      await Promise.all(procs.map((p) => p.close()));
+    }
+  }
+  const floor = runs.at(-1);
+  return runs.map((r) => {
+    const ratios = r.map((x, i) => x.all / floor[i].all);
+    const of = (k) => median(r.map((x) => x[k]));
+    return {
+      ratio: median(ratios),
+      low: Math.min(...ratios),
+      high: Math.max(...ratios),
+      cpu: median(r.map((x, i) => x.cpu / floor[i].cpu)),
+      ms: {
+        all: of("all"),
+        create: of("create"),
+        read: of("read"),
+        update: of("update"),
+        delete: of("delete"),
+      },
+    };
+  });
+}
+
 /** The release archive's executable, packaged (npm run package:plugin) and extracted once. */
 function releaseExecutable() {
   const { ARCHIVE } = require("./package-plugin.js");
@@ -268,6 +362,18 @@ async function pluginBench(report) {
       load.after / load.idle <= 1.6,
     );
 
+    const [tp, tf] = await timed([plugin, floorApi], sim, dir);
+    const phase = (t) =>
+      `${(t.ms.all / 1000).toFixed(2)} s: create ${t.ms.create.toFixed(0)}, read ${t.ms.read.toFixed(0)}, ` +
+      `update ${t.ms.update.toFixed(0)}, delete ${t.ms.delete.toFixed(0)} ms`;
+    report(
+      `plugin wall time of 2,000 operations (500 Creates, Reads, Updates, Deletes, ${TIMED_LANES} at a time) ÷ the floor's (one undici GET checked by zod per call; in bursts taking turns; medians of 5 rounds)`,
+      `${tp.ratio.toFixed(2)}x (rounds ${tp.low.toFixed(2)}-${tp.high.toFixed(2)}; plugin ${phase(tp)}; ` +
+        `floor ${phase(tf)}; CPU ${tp.cpu.toFixed(2)}x)`,
+      "<= 1.5x",
+      tp.ratio <= 1.5,
+    );
+
     // Three rounds, each starting 20 of each kind at once (the host, the plugin, the floor calling the
     // API), in rotation; medians of each kind's totals.
     const kinds = [host, plugin, floorApi];
@@ -304,4 +410,4 @@ async function pluginBench(report) {
   );
 }
 
-module.exports = { pluginBench, listsUnderWrites, underLoad, started, memory };
+module.exports = { pluginBench, listsUnderWrites, underLoad, timed, started, memory };

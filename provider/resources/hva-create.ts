@@ -59,9 +59,13 @@ export async function createRule(
   const { client, claimed } = c;
   const team = await teamOf(client);
   const journal = intentJournal();
-  let rule = await adoptLeftCreate(client, journal, team, inputs, claimed, c.urn);
+  // The list that shows what exists before the PUT is asked for now, after this create started, and
+  // the journal is read for a crashed create of this rule meanwhile (adopting one lists again).
   const list = () => listForReconcile(client, "creating an HVA rule records the rules that exist before it");
-  const before = rule ? undefined : await rulesBefore(() => c.lists.get().then(undefined, list), inputs);
+  const listed = c.lists.get().then(undefined, list);
+  listed.catch(() => undefined); // not awaited when a left create is adopted or the scan throws
+  let rule = await adoptLeftCreate(client, journal, team, inputs, claimed, c.urn);
+  const before = rule ? undefined : await rulesBefore(() => listed, inputs);
   if (!rule && inputs.adoptExisting) {
     const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
     rule = rules.find((r) => identical(r, inputs, claimed));

@@ -41,7 +41,8 @@ export async function adoptLeftCreate(
   claimed: ReadonlySet<string>,
   urn: string | undefined,
 ): Promise<HvaRule | undefined> {
-  const { left, made } = journal.scan(team, inputs.field, inputs.search);
+  await journal.confirmed(team, inputs.field, inputs.search);
+  const { left, made } = journal.scanForCreate(team, inputs.field, inputs.search);
   const mine = urn ? left.filter((i) => i.made !== undefined && forResource(i, urn)) : [];
   const open = left.filter((i) => i.made === undefined && forResource(i, urn));
   if (mine.length === 0 && open.length === 0) return undefined;
@@ -82,6 +83,7 @@ export async function removePendingCreate(
   if (typeof field !== "string" || typeof search !== "string") return;
   const rule = { field, search };
   const recorded = pendingRecordOf(props);
+  await journal.confirmed(team, field, search);
   const { left, made } = journal.scan(team, field, search);
   const since = id.slice(PENDING_ID_PREFIX.length);
   const own = recorded ? [] : left.filter((i) => i.at >= since && forResource(i, urn));
@@ -111,12 +113,15 @@ export async function removePendingCreate(
   for (const i of own) i.settle();
 }
 
-/** A call about rule `id` shows the caller holds it: the journal stops keeping the create's answer. */
+/**
+ * A call about rule `id` shows the caller holds it: the journal stops keeping the create's answer.
+ * The call does not wait for the disk (see {@link IntentJournal.confirmSoon}).
+ */
 export function held(
   team: unknown,
   id: string,
   props: { field?: unknown; search?: unknown } | undefined,
 ): void {
   if (typeof team === "string" && team !== "" && !id.startsWith(PENDING_ID_PREFIX))
-    intentJournal().confirm(team, props?.field, props?.search, id);
+    intentJournal().confirmSoon(team, props?.field, props?.search, id);
 }

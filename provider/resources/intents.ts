@@ -3,8 +3,9 @@
  * field and search is written to a small file; once the create's outcome is handed back (an id, a
  * partial failure or a definite failure) the file is removed. When the PUT answered with an id, the
  * file keeps that id (`made`, with the resource's URN when the front-end knows it) until a later call
- * about that id (diff, read, update, delete) shows that whoever asked for the create holds it: the
- * answer itself can be lost when the engine or runner dies before recording it.
+ * about that id (diff, read, update, delete) shows that whoever asked for the create holds it (that
+ * call does not wait for the removal): the answer itself can be lost when the engine or runner dies
+ * before recording it.
  *
  * A file whose process is dead is what a crash (kill -9, a lost machine session, an engine that
  * stopped waiting) left: the next create or settle of the same rule finds it and can prove which
@@ -19,8 +20,18 @@
  * A journal that cannot be written is reported once and creates go on without it (a crash then leaves
  * an orphan that `secops drift` lists, never a wrong delete).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { readdir, readFile, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
 
 /** What one create recorded before its PUT. */
@@ -99,7 +110,7 @@ function alive(pid: number, token: string, start: string | undefined): boolean {
 }
 
 /**
- * Writes an intent file whole or not at all (a new file renamed over it): a process killed mid-write
+ * Rewrites an intent file whole or not at all (a new file renamed over it): a process killed mid-write
  * leaves the intent it had, never an empty file. Rewriting in place (truncate, then write) lost the
  * proof of a PUT already sent whenever a kill -9 fell between the two.
  */
@@ -118,12 +129,40 @@ export interface OpenIntent {
 /** An intent a dead process left, with `settle()` to remove it once its outcome is known. */
 export type LeftIntent = CreateIntent & { settle(): void };
 
-/** The journal of one process (every team, every rule). */
+/** An intent file and what it holds. */
+type Entry = { file: string; stored: Stored };
+
+/** Removes a file; one already gone is fine. */
+function unlinkIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+}
+
+/**
+ * The journal of one process (every team, every rule). Under load (the plugin serves 50 calls at
+ * once) its file operations were most of the plugin's time (issue 40): they run on the process's one
+ * thread, and on a disk shared with other work one unlink took 180 ms while every call waited. So it
+ * sends only what the proof needs: per create, one folder (made by the create's look for left
+ * intents, which then needs no read), the intent written once before the PUT and once with the id
+ * after it; and the removal of an answered intent, which the call that shows the id is held never
+ * waits for ({@link confirmSoon}). This process's own files are never read back.
+ */
 export class IntentJournal {
   #seq = 0;
   #failed: string | undefined;
   /** Per team: the flat files an earlier version left, by rule key (read once; never added to). */
   readonly #legacy = new Map<string, Map<string, string[]>>();
+  /** Rule folders this journal made or wrote to: a create sends no mkdir for them. */
+  readonly #folders = new Set<string>();
+  /** This process's own intent files, by folder, with what each holds now. */
+  readonly #own = new Map<string, Map<string, Stored>>();
+  /** The ids a background confirm has looked for in their rule's folder (see {@link confirmSoon}). */
+  readonly #looked = new Set<string>();
+  /** Per rule folder: the background confirms not yet done (see {@link confirmed}). */
+  readonly #removing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly dir: string = intentDir(),
@@ -132,7 +171,9 @@ export class IntentJournal {
 
   /**
    * Records an intent before its PUT. Written synchronously: a create waits for it anyway, and writing
-   * through libuv's thread pool measured no faster here, for one create or for an `up` of 1,000.
+   * through libuv's thread pool measured no faster here, for one create or for an `up` of 1,000, and
+   * cost more CPU at 50 creates at once (issue 40). A new file is written directly, not renamed into
+   * place: one torn by a kill mid-write reads as nothing, and no PUT was sent after it.
    */
   open(team: string, intent: CreateIntent): OpenIntent {
     const folder = join(this.dir, safe(team), ruleKey(intent.field, intent.search));
@@ -144,22 +185,55 @@ export class IntentJournal {
       ...(START ? { start: START } : {}),
     };
     try {
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-      replace(file, stored);
+      this.writeNew(folder, file, stored);
     } catch (err) {
       this.fail(err);
       return { made: () => undefined, close: () => undefined };
     }
-    const close = () => rmSync(file, { force: true });
+    this.#folders.add(folder);
+    this.own(file, stored);
+    const close = () => this.remove(file);
     const made = (id: string) => {
       try {
         replace(file, { ...stored, made: id });
+        this.own(file, { ...stored, made: id });
       } catch (err) {
         this.fail(err);
         close();
       }
     };
     return { made, close };
+  }
+
+  /**
+   * Writes a new intent file, making its folder when it is not known to exist, or when it was removed
+   * meanwhile (an empty rule folder is removed: see {@link dropEmpty}, here or in another process).
+   */
+  private writeNew(folder: string, file: string, stored: Stored): void {
+    const write = () => writeFileSync(file, JSON.stringify(stored), { mode: 0o600, flag: "wx" });
+    for (let attempt = 0; ; attempt++) {
+      if (!this.#folders.has(folder) || attempt > 0) mkdirSync(folder, { recursive: true, mode: 0o700 });
+      try {
+        return write();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 2) throw err;
+      }
+    }
+  }
+
+  /**
+   * Removes a rule's folder once nothing of this process is in it and no other process's file is (the
+   * folder of every rule ever created would otherwise stay: issue 45 point 12). A folder another
+   * process still uses is not empty and stays; one removed under a writer is made again by it.
+   */
+  private dropEmpty(folder: string): void {
+    if (this.owned(folder).length) return;
+    try {
+      rmdirSync(folder);
+      this.#folders.delete(folder);
+    } catch {
+      // not empty (another process's intents), or gone already
+    }
   }
 
   /**
@@ -174,7 +248,7 @@ export class IntentJournal {
       if (stored.made) made.add(stored.made);
       if (alive(stored.pid, stored.token, stored.start)) continue;
       const { before, at, urn } = stored;
-      const intent: LeftIntent = { field, search, before, at, settle: () => rmSync(file, { force: true }) };
+      const intent: LeftIntent = { field, search, before, at, settle: () => this.remove(file) };
       if (urn) intent.urn = urn;
       if (stored.made) intent.made = stored.made;
       left.push(intent);
@@ -182,11 +256,72 @@ export class IntentJournal {
     return { left: left.sort((a, b) => b.at.localeCompare(a.at)), made };
   }
 
+  /**
+   * {@link scan} before a create: the rule's folder (where the create's intent goes) is made now if it
+   * is missing, and a folder made now holds nothing to read.
+   */
+  scanForCreate(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
+    const folder = this.folder(team, field, search);
+    if (!this.#folders.has(folder)) {
+      let madeNow = false;
+      try {
+        madeNow = mkdirSync(folder, { recursive: true, mode: 0o700 }) !== undefined;
+        this.#folders.add(folder);
+      } catch {
+        // the intent's write reports it
+      }
+      if (madeNow && !this.legacy(team).has(ruleKey(field, search))) return { left: [], made: new Set() };
+    }
+    return this.scan(team, field, search);
+  }
+
   /** A later call about rule `id` shows it is held: the intents that made it are removed. */
   confirm(team: string, field: unknown, search: unknown, id: string): void {
     if (typeof field !== "string" || typeof search !== "string") return;
-    for (const { file, stored } of this.read(team, field, search))
-      if (stored.made === id) rmSync(file, { force: true });
+    for (const { file, stored } of this.read(team, field, search)) if (stored.made === id) this.remove(file);
+  }
+
+  /**
+   * {@link confirm} without the caller waiting for the disk. An intent names the id its own PUT
+   * answered with, so no intent written later names an id that exists already: an id this process
+   * made is named by its own intent alone (a create that adopts what a dead process made removes that
+   * process's intent), and for any other id the rule's folder is read once per process. A crash before
+   * the removal leaves an intent naming a rule the caller holds: never a candidate for another create,
+   * adopted only by a create of the same URN, and removed by the next call about the id.
+   */
+  confirmSoon(team: string, field: unknown, search: unknown, id: string): void {
+    if (typeof field !== "string" || typeof search !== "string") return;
+    const folder = this.folder(team, field, search);
+    const removeHeld = async () => {
+      let entries = this.owned(folder).filter((e) => e.stored.made === id);
+      const looked = `${folder}\0${id}`;
+      const first = !this.#looked.has(looked);
+      this.#looked.add(looked);
+      if (entries.length === 0 && first)
+        entries = (await this.readSoon(team, field, search)).filter((e) => e.stored.made === id);
+      for (const { file } of entries) {
+        this.own(file, undefined);
+        await unlink(file).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === "ENOENT") return;
+          this.#looked.delete(looked); // left in place: the next call about the id reads it again
+          throw err;
+        });
+      }
+      if (entries.length) this.dropEmpty(folder);
+    };
+    const done = (this.#removing.get(folder) ?? Promise.resolve()).then(removeHeld).catch(() => undefined);
+    this.#removing.set(folder, done);
+    void done.then(() => {
+      if (this.#removing.get(folder) === done) this.#removing.delete(folder);
+    });
+  }
+
+  /**
+   * Resolves once the confirms {@link confirmSoon} started for this rule are done: what this process
+   * reads of the journal after a call (a create's or a settle's scan) is what that call left.
+   */
+  async confirmed(team: string, field: string, search: string): Promise<void> {
+    await this.#removing.get(this.folder(team, field, search));
   }
 
   /** Intents for this field and search that dead processes left (see {@link scan}). */
@@ -194,28 +329,87 @@ export class IntentJournal {
     return this.scan(team, field, search).left;
   }
 
-  private read(team: string, field: string, search: string): Array<{ file: string; stored: Stored }> {
-    const key = ruleKey(field, search);
-    const folder = join(this.dir, safe(team), key);
-    let files: string[];
+  /** The intent files of one rule (this process's own known without reading them). */
+  private read(team: string, field: string, search: string): Entry[] {
+    const folder = this.folder(team, field, search);
+    let names: string[] = [];
     try {
-      files = readdirSync(folder)
-        .filter((n) => n.endsWith(".json"))
-        .map((n) => join(folder, n));
+      names = readdirSync(folder);
     } catch {
-      files = [];
+      // no folder: no intent
     }
-    files.push(...(this.legacy(team).get(key) ?? []));
-    const found: Array<{ file: string; stored: Stored }> = [];
-    for (const file of files) {
+    return this.files(team, field, search, names).flatMap((file) => {
+      let text: string | undefined;
       try {
-        const stored = JSON.parse(readFileSync(file, "utf8")) as Stored;
-        if (stored.field === field && stored.search === search) found.push({ file, stored });
+        if (!this.isOwn(folder, file)) text = readFileSync(file, "utf8");
       } catch {
-        // Gone meanwhile, or written by a process that died mid-write: nothing was sent after it.
+        // gone meanwhile
       }
+      return this.entry(folder, file, text, field, search) ?? [];
+    });
+  }
+
+  /** {@link read} through libuv's thread pool. */
+  private async readSoon(team: string, field: string, search: string): Promise<Entry[]> {
+    const folder = this.folder(team, field, search);
+    const names = await readdir(folder).catch(() => []);
+    const entries = await Promise.all(
+      this.files(team, field, search, names).map(async (file) => {
+        const own = this.isOwn(folder, file);
+        const text = own ? undefined : await readFile(file, "utf8").catch(() => undefined);
+        return this.entry(folder, file, text, field, search);
+      }),
+    );
+    return entries.filter((e) => e !== undefined);
+  }
+
+  /** The rule's files: those in its folder (`names`) and the flat ones an earlier version left. */
+  private files(team: string, field: string, search: string, names: string[]): string[] {
+    const folder = this.folder(team, field, search);
+    const legacy = this.legacy(team).get(ruleKey(field, search)) ?? [];
+    return [...names.filter((n) => n.endsWith(".json")).map((n) => join(folder, n)), ...legacy];
+  }
+
+  /**
+   * One file's intent: this process's own from memory, another's from `text`. A file gone meanwhile,
+   * or written by a process that died mid-write (nothing was sent after it), is none.
+   */
+  private entry(folder: string, file: string, text: string | undefined, field: string, search: string) {
+    const own = this.#own.get(folder)?.get(file);
+    if (own) return { file, stored: own };
+    try {
+      const stored = JSON.parse(text ?? "") as Stored;
+      return stored.field === field && stored.search === search ? { file, stored } : undefined;
+    } catch {
+      return undefined;
     }
-    return found;
+  }
+
+  private isOwn(folder: string, file: string): boolean {
+    return this.#own.get(folder)?.has(file) ?? false;
+  }
+
+  /** This process's files in `folder`. */
+  private owned(folder: string): Entry[] {
+    return [...(this.#own.get(folder) ?? [])].map(([file, stored]) => ({ file, stored }));
+  }
+
+  /** Notes what this process's `file` holds now (undefined: removed). */
+  private own(file: string, stored: Stored | undefined): void {
+    const folder = dirname(file);
+    const files = this.#own.get(folder) ?? new Map<string, Stored>();
+    if (stored) this.#own.set(folder, files.set(file, stored));
+    else if (files.delete(file) && files.size === 0) this.#own.delete(folder);
+  }
+
+  private remove(file: string): void {
+    this.own(file, undefined);
+    unlinkIfThere(file);
+    this.dropEmpty(dirname(file));
+  }
+
+  private folder(team: string, field: string, search: string): string {
+    return join(this.dir, safe(team), ruleKey(field, search));
   }
 
   /** Flat files of an earlier version in the team's folder (`<key>.<pid>.<token>.<seq>.json`). */

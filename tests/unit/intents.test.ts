@@ -27,6 +27,8 @@ const ruleFolder = () => {
   return join(dir, TEAM, keys[0]);
 };
 const files = () => readdirSync(ruleFolder());
+/** The team's rule folders: a rule's folder goes once its last intent is removed (issue 45 point 12). */
+const folders = () => readdirSync(join(dir, TEAM));
 const stored = () => files().map((f) => JSON.parse(readFileSync(join(ruleFolder(), f), "utf8")));
 
 /** An intent file as another process (pid, start) would have written it. */
@@ -55,12 +57,37 @@ test("an answered create keeps its id until a call about that id confirms the ca
   journal.confirm(TEAM, RULE.field, RULE.search, "hva-3");
   expect(files()).toHaveLength(1);
   journal.confirm(TEAM, RULE.field, RULE.search, "hva-2");
-  expect(files()).toEqual([]);
+  expect(folders()).toEqual([]);
 });
 
-test("a create with a definite outcome leaves nothing", () => {
+test("confirmSoon removes the answered intent off the caller's path; confirmed() waits for it; the empty folder goes", async () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" }).made("hva-4");
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:01.000Z" }).made("hva-5");
+  journal.confirmSoon(TEAM, RULE.field, RULE.search, "hva-4");
+  await journal.confirmed(TEAM, RULE.field, RULE.search);
+  expect(stored().map((x) => x.made)).toEqual(["hva-5"]);
+  journal.confirmSoon(TEAM, RULE.field, RULE.search, "hva-5");
+  await journal.confirmed(TEAM, RULE.field, RULE.search);
+  expect(folders()).toEqual([]);
+  // The next create of the rule makes the folder again and journals there.
+  expect(journal.scanForCreate(TEAM, RULE.field, RULE.search)).toEqual({ left: [], made: new Set() });
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:02.000Z" }).made("hva-6");
+  expect(stored().map((x) => x.made)).toEqual(["hva-6"]);
+});
+
+test("a dead process's intent naming an id is removed by confirmSoon too (read once from the folder)", async () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" }).made("hva-8");
+  const exited = spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+  writeAs(exited);
+  const fresh = new IntentJournal(dir); // another process: nothing of its own
+  fresh.confirmSoon(TEAM, RULE.field, RULE.search, "hva-8");
+  await fresh.confirmed(TEAM, RULE.field, RULE.search);
+  expect(folders()).toEqual([]); // the intent, then its emptied folder
+});
+
+test("a create with a definite outcome leaves nothing, not even its folder", () => {
   journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" }).close();
-  expect(files()).toEqual([]);
+  expect(folders()).toEqual([]);
 });
 
 test("an intent of an exited process is left; settling removes it", () => {
