@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { linkPackage } from "pulumi-secops/testing";
-import { ROOT, built } from "../helpers/spawn";
+import { NO_EXPERIMENTAL_WARNING, ROOT, built } from "../helpers/spawn";
 
 jest.setTimeout(120_000);
 built("testing/index.js");
@@ -46,7 +46,9 @@ const live = async () =>
     .sort();
 
 function upProcess() {
-  const child = spawn(process.execPath, [join(dir, "up.js"), sim.url, sim.apiKeys.admin], { cwd: dir });
+  // Node 26 warns of FFI when Pulumi's serializer loads every built-in module: not the runner's words.
+  const args = [NO_EXPERIMENTAL_WARNING, join(dir, "up.js"), sim.url, sim.apiKeys.admin];
+  const child = spawn(process.execPath, args, { cwd: dir });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c) => (stdout += c));
