@@ -23,6 +23,7 @@ import {
   HVA_TOKEN,
   adoptionNames,
   copiesOf,
+  firstOfEach,
   hasExplicitProviders,
   heldRuleIds,
   listRules,
@@ -102,6 +103,10 @@ function stateOf(path: string): ManagedResource[] {
   }
 }
 
+/** What the export says of identical rules it exported once. */
+const twinsLine = (twins: Map<string, string>) =>
+  `${twins.size} copy(ies) of other rules (${[...twins].map(([id, of]) => `${id} of ${of}`).join(", ")}): each rule is adopted once (two resources may not declare one rule)`;
+
 /**
  * The rules to export and the provider to export them through: every rule, or with a state, the rules
  * none of its resources holds, named apart from its resources, through the key's team's provider when
@@ -118,7 +123,11 @@ async function exported(
   const ignored = live.filter((r) => ignoredBy(ignore, r) !== undefined).map((r) => r.id);
   const left = ignored.length ? [`${ignored.length} ignored rule(s) (${ignored.join(", ")})`] : [];
   const kept = live.filter((r) => !ignored.includes(r.id));
-  if (!resources) return { rules: adoptionNames(kept, [], prefix), left };
+  if (!resources) {
+    const { kept: once, copies: twins } = firstOfEach(kept);
+    if (twins.size) left.push(twinsLine(twins));
+    return { rules: adoptionNames(once, [], prefix), left };
+  }
   const { teamId } = await api.getIdentity();
   const held = heldRuleIds(resources, live);
   const copies = copiesOf(kept, resources, held, (r) => r.teamId ?? teamId, teamId);
@@ -126,11 +135,9 @@ async function exported(
     left.push(
       `${copies.size} copy(ies) of managed rules (${[...copies.keys()].join(", ")}): delete them by hand or ignore them (see secops drift)`,
     );
-  const rules = adoptionNames(
-    kept.filter((r) => !held.has(r.id) && !copies.has(r.id)),
-    resources,
-    prefix,
-  );
+  const { kept: once, copies: twins } = firstOfEach(kept.filter((r) => !held.has(r.id) && !copies.has(r.id)));
+  if (twins.size) left.push(twinsLine(twins));
+  const rules = adoptionNames(once, resources, prefix);
   if (!hasExplicitProviders(resources)) return { rules, left };
   const provider = providerOfTeam(resources, teamId);
   if (!provider)

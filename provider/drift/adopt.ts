@@ -96,6 +96,26 @@ export function copiesOf(
 }
 
 /**
+ * Of live rules no resource holds, the first (in id order) of each field and search, and the others
+ * as copies of it (by id, the id of the one kept): adopting two identical rules would make two
+ * resources declare one rule, which the provider's Check refuses.
+ */
+export function firstOfEach(rules: readonly HvaRule[]): { kept: HvaRule[]; copies: Map<string, string> } {
+  const first = new Map<string, string>();
+  const kept: HvaRule[] = [];
+  const copies = new Map<string, string>();
+  for (const rule of [...rules].sort((a, b) => a.id.localeCompare(b.id))) {
+    const key = JSON.stringify([rule.searchField ?? "name", rule.search ?? ""]);
+    const of = first.get(key);
+    if (of === undefined) {
+      first.set(key, rule.id);
+      kept.push(rule);
+    } else copies.set(rule.id, of);
+  }
+  return { kept: rules.filter((r) => kept.includes(r)), copies };
+}
+
+/**
  * Rules with unique names (see `namedRules`) that no rule resource of the state already has, each
  * after `prefix` (the team, when two teams' adoptions would otherwise give one name twice).
  */

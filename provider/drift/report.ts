@@ -17,6 +17,7 @@ import { PENDING_ID_PREFIX } from "../resources/runtime";
 import {
   adoptionNames,
   copiesOf,
+  firstOfEach,
   hasExplicitProviders,
   heldRuleIds,
   importLine,
@@ -45,8 +46,9 @@ export interface TeamDrift {
   /** Objects held by more than one resource of the state: each with every URN that holds it. */
   duplicate: Array<{ id: string; urns: string[] }>;
   /**
-   * Live rules no resource holds with the field and search of a rule the team's resources hold
-   * (`of`: its URN): delete them by hand, or keep them deliberately in the ignore file; never import.
+   * Live rules no resource holds with the field and search of a rule the team's resources hold (`of`:
+   * its URN), or of an unmanaged rule offered for adoption instead (`of`: its id): delete them by
+   * hand, or keep them deliberately in the ignore file; never import.
    */
   copy: Array<{ id: string; field: string; search: string; enabled: boolean; of: string }>;
   ignored: Array<{ id: string; reason: string }>;
@@ -220,7 +222,17 @@ function looseRules(team: TeamDrift, rules: HvaRule[], view: StateView): HvaRule
       });
     else loose.push(rule);
   }
-  return loose;
+  // Identical unmanaged rules: one is offered for adoption, the others are its copies.
+  const { kept, copies: twins } = firstOfEach(loose);
+  for (const rule of loose.filter((r) => twins.has(r.id)))
+    team.copy.push({
+      id: rule.id,
+      field: rule.searchField ?? "name",
+      search: rule.search ?? "",
+      enabled: rule.enabled !== false,
+      of: twins.get(rule.id)!,
+    });
+  return kept;
 }
 
 /**

@@ -213,7 +213,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   /** Which resource manages which user in this run. */
   readonly #declared = new Declarations();
   /**
-   * Users an import read in this run, with the importing resource's URN where known: another
+   * Users a create or an import took over in this run, with that resource's URN where known: another
    * resource leaving the stack does not restore their flags (see HvaAutomationRuleImpl's #takenOver).
    */
   readonly #imported = new Map<string, string | undefined>();
@@ -260,6 +260,11 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     const other = this.#declared.contender(inputs.directoryUserId, this.ctx.urn?.());
     if (other)
       throw new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId));
+    // Every create takes the user's flags over: a resource leaving the stack in this run (renamed
+    // without aliases, or the user moved) must not restore them afterwards (see delete). Where the
+    // front-end does not tell the URN (the dynamic host's create) the two cannot be told apart.
+    const urn = this.ctx.urn?.();
+    if (urn) this.#imported.set(inputs.directoryUserId, urn);
     const client = await this.ctx.client();
     const flags = managed(inputs);
     const before = await readUser(client, inputs.directoryUserId);
@@ -333,7 +338,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     if (this.#imported.has(id) && (this.#imported.get(id) ?? "") !== (this.ctx.urn?.() ?? "-")) {
       this.ctx.warn(
         `user-kept-${id}`,
-        `secops: directory user ${id}'s flags were not restored: another resource of this stack manages the user in this run; only this resource left the stack`,
+        `secops: directory user ${id}'s flags were not restored: another resource of this stack took the user over in this run and manages it now; only this resource left the stack`,
       );
       return;
     }

@@ -140,9 +140,11 @@ export class ProviderSet {
   private async sameTeam(key: string, urn: string, plugin: ProviderProcess): Promise<void> {
     const held = this.options.teamsOf?.(key) ?? [];
     if (held.length === 0) return;
-    const { result, failures } = await plugin.invoke("secops:index:getIdentity", {});
-    const team = typeof result.teamId === "string" ? result.teamId : undefined;
-    if (failures.length || team === undefined) return; // each operation checks the team itself
+    // The key's team when it can be had now (no key, no network, a refused key: as the plugin's
+    // DiffConfig, nothing is decided here and each operation checks the team before it sends).
+    const answer = await plugin.invoke("secops:index:getIdentity", {}).catch(() => undefined);
+    const team = typeof answer?.result.teamId === "string" ? answer.result.teamId : undefined;
+    if (!answer || answer.failures.length || team === undefined) return;
     const before = held.find((t) => t !== team);
     if (before !== undefined) throw new Error(otherTeamsKeyMessage(providerOfUrn(urn), before, team));
   }

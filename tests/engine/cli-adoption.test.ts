@@ -71,6 +71,8 @@ test("copies, ignored rules and two teams' same names: drift reports them, and i
   const scanner = await byHand(k1, "ad-scanner-01"); // the scanner team's
   const edr1 = await byHand(k1, "edr-console-*");
   const edr2 = await byHand(k2, "edr-console-*");
+  // Two identical rules made by hand: one is offered for adoption, the other is its copy.
+  const twins = [await byHand(k1, "ad-twin-*"), await byHand(k1, "ad-twin-*")].sort();
   const ignoreFile = join(dir, "ignore.txt");
   writeFileSync(ignoreFile, "ad-scanner-* # the vulnerability scanner team owns it\n");
   const stackFile = join(dir, "stack.json");
@@ -85,7 +87,13 @@ test("copies, ignored rules and two teams' same names: drift reports them, and i
   const urnOf = (name: string) => `urn:pulumi:dev::adoption::secops:index:HvaAutomationRule::${name}`;
   expect(team(C1).copy).toEqual([
     { id: copy, field: "name", search: "ad-dc-*", enabled: true, of: urnOf("c1-dc") },
+    { id: twins[1], field: "name", search: "ad-twin-*", enabled: true, of: twins[0] },
   ]);
+  expect(
+    team(C1)
+      .unmanaged.filter((u) => u.search === "ad-twin-*")
+      .map((u) => u.id),
+  ).toEqual([twins[0]]);
   expect(team(C1).ignored).toEqual([{ id: scanner, reason: "the vulnerability scanner team owns it" }]);
   const unmanaged = (id: string) => team(id).unmanaged.filter((u) => u.search === "edr-console-*");
   // Both teams would name it edr-console: each is qualified by its team, and its export line says so.
@@ -123,6 +131,7 @@ test("copies, ignored rules and two teams' same names: drift reports them, and i
     );
     expect(ts).not.toContain(copy);
     expect(ts).not.toContain(scanner);
+    expect(ts).not.toContain(twins[1]);
   }
 
   // Every import line, in order (no code generation: the program declares them next), then declared.

@@ -190,6 +190,36 @@ test("a resource removed and another adopting its rule in the same up: the rule 
   expect(await rules(sim)).toEqual(start);
 });
 
+test("a DirectoryUserSettings renamed without aliases: the old one's delete does not undo the new one's flags", async () => {
+  const s = await objectsStack("user-rename", "native");
+  const user = `du-${C1}-006`;
+  const original = (await sim.control.state()).users.find((u) => u.id === user)!.needsChatOpsWelcome;
+  const flag = !original;
+  const declared = (name: string) => ({
+    name,
+    provider: "c1",
+    user,
+    needsChatOpsWelcome: flag,
+    restoreOnDelete: true,
+  });
+  await declare(s, [declared("old-name")]);
+  expect((await s.op("up")).ok).toBe(true);
+  expect((await sim.control.state()).users.find((u) => u.id === user)!.needsChatOpsWelcome).toBe(flag);
+  // Renamed, no aliases: the engine creates the new resource, then deletes the old one last.
+  await declare(s, [declared("new-name")]);
+  const up = await s.op("up");
+  expect(up.ok).toBe(true);
+  expect(up.summary).toMatchObject({ create: 1, delete: 1 });
+  expect(flat(up.stdout)).toContain(
+    `directory user ${user}'s flags were not restored: another resource of this stack took the user over in this run and manages it now; only this resource left the stack`,
+  );
+  expect((await sim.control.state()).users.find((u) => u.id === user)!.needsChatOpsWelcome).toBe(flag);
+  // The new resource restores, on its own destroy, what it found when it took the user over (the old
+  // resource's value: restoring the one from before the stack would have undone it mid-up).
+  expect((await s.op("destroy")).ok).toBe(true);
+  expect((await sim.control.state()).users.find((u) => u.id === user)!.needsChatOpsWelcome).toBe(flag);
+});
+
 test("a rename with aliases is no duplicate: the engine plans same and nothing is written", async () => {
   const s = await objectsStack("rename", "native");
   await declare(s, [{ name: "before", provider: "c1", search: "oo-rename-*" }]);

@@ -2,7 +2,8 @@
 // or the package root's dynamic resources (`front` = "dynamic": the program's secops:* config).
 // Config: `front`, `baseUrl`, each provider's key as a secret `<provider>ApiKey`, and `resources`
 // (JSON: [{ "name", "provider"?, "search"?, "adoptExisting"?, "user"?, "needsChatOpsWelcome"?,
-// "aliases"? }]: a rule when `search` is given, else the settings of directory user `user`).
+// "restoreOnDelete"?, "aliases"? }]: a rule when `search` is given, else directory user `user`'s
+// settings).
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const config = new pulumi.Config();
@@ -34,7 +35,11 @@ for (const r of config.requireObject("resources")) {
   else
     new secops.DirectoryUserSettings(
       r.name,
-      { directoryUserId: r.user, needsChatOpsWelcome: r.needsChatOpsWelcome },
+      {
+        directoryUserId: r.user,
+        needsChatOpsWelcome: r.needsChatOpsWelcome,
+        ...(r.restoreOnDelete ? { restoreOnDelete: true } : {}),
+      },
       opts,
     );
 }
