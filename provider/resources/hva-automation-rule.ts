@@ -205,7 +205,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     if (!lists) this.#lists.set(client, (lists = new FreshLoad(() => client.listHvaRules())));
     const warn = (k: string, m: string) => this.ctx.warn(k, m);
     const urn = this.ctx.urn?.();
-    const adopted = { add: (id: string) => this.#takenOver.set(id, urn) };
+    const adopted = {
+      add: (id: string, team: string) => {
+        this.#takenOver.set(id, urn);
+        intentJournal().markTakenOver(team, id);
+      },
+    };
     const c = { client, claimed: this.#claimed, adopted, lists, warn, urn };
     const key = ruleKey(inputs.field, inputs.search);
     const other = this.#declared.contender(key, urn);
@@ -230,7 +235,11 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     held(props?.teamId, id, props);
-    if (!props) this.#takenOver.set(id, this.ctx.urn?.()); // an import: see #takenOver
+    if (!props) {
+      // An import: see #takenOver (and, for another provider's process, the journal's mark).
+      this.#takenOver.set(id, this.ctx.urn?.());
+      intentJournal().markTakenOver(await teamOf(client), id);
+    }
     const listed = (await this.#listCache.rules(client))?.get(id);
     if (listed)
       return {
@@ -313,7 +322,10 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       return false;
     }
     held(props?.teamId, id, props);
-    if (this.#takenOver.has(id) && (this.#takenOver.get(id) ?? "") !== (this.ctx.urn?.() ?? "-")) {
+    const here = this.#takenOver.has(id) && (this.#takenOver.get(id) ?? "") !== (this.ctx.urn?.() ?? "-");
+    const elsewhere =
+      !this.#takenOver.has(id) && intentJournal().takenOverElsewhere(await teamOf(client), id);
+    if (here || elsewhere) {
       this.ctx.warn(
         `hva-kept-${id}`,
         `secops: HVA rule ${id} was not deleted: another resource of this stack took it over in this run (adoptExisting or import) and holds it now; only this resource left the stack`,

@@ -41,7 +41,7 @@ export interface CreateContext {
   client: SecOpsClient;
   claimed: Set<string>;
   /** Rules adoptExisting took over in this run (a resource leaving the stack does not delete them). */
-  adopted: { add(id: string): void };
+  adopted: { add(id: string, team: string): void };
   lists: FreshLoad<HvaRule[]>;
   warn: ResourceContext["warn"];
   /** The URN of the resource being created, when the front-end knows it. */
@@ -69,7 +69,7 @@ export async function createRule(
   if (!rule && inputs.adoptExisting) {
     const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
     rule = rules.find((r) => identical(r, inputs, claimed));
-    if (rule) c.adopted.add(rule.id);
+    if (rule) c.adopted.add(rule.id, team);
   }
   if (!rule) {
     const at = new Date().toISOString();

@@ -324,6 +324,54 @@ export class IntentJournal {
     await this.#removing.get(this.folder(team, field, search));
   }
 
+  /**
+   * Marks rule `id` as taken over (adopted or imported) by this process. Each provider instance is a
+   * process of its own: a rule moved from one provider to another in one run (the old resource
+   * removed, the new one adopting it) is deleted by the old provider's process, which must see that
+   * the new one took it. The mark holds while this process runs (see {@link takenOverElsewhere}).
+   */
+  markTakenOver(team: string, id: string): void {
+    const folder = join(this.dir, "taken", safe(team));
+    const mark = { id, pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) };
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      writeFileSync(join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`), JSON.stringify(mark), {
+        mode: 0o600,
+      });
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /**
+   * True when another running process (another provider of this run, or another stack's) took rule
+   * `id` over: a delete then leaves the rule to it. Marks of processes that ended are removed.
+   */
+  takenOverElsewhere(team: string, id: string): boolean {
+    const folder = join(this.dir, "taken", safe(team));
+    let names: string[];
+    try {
+      names = readdirSync(folder).filter((n) => n.startsWith(`${safe(id)}.`));
+    } catch {
+      return false;
+    }
+    let elsewhere = false;
+    for (const name of names) {
+      const file = join(folder, name);
+      let mark: { id?: unknown; pid?: unknown; token?: unknown; start?: unknown };
+      try {
+        mark = JSON.parse(readFileSync(file, "utf8")) as typeof mark;
+      } catch {
+        continue; // torn or gone
+      }
+      if (mark.id !== id || typeof mark.pid !== "number" || typeof mark.token !== "string") continue;
+      const start = typeof mark.start === "string" ? mark.start : undefined;
+      if (!alive(mark.pid, mark.token, start)) unlinkIfThere(file);
+      else if (mark.pid !== process.pid) elsewhere = true;
+    }
+    return elsewhere;
+  }
+
   /** Intents for this field and search that dead processes left (see {@link scan}). */
   left(team: string, field: string, search: string): LeftIntent[] {
     return this.scan(team, field, search).left;

@@ -190,6 +190,27 @@ test("a resource removed and another adopting its rule in the same up: the rule 
   expect(await rules(sim)).toEqual(start);
 });
 
+test("a rule moved to another provider of the same team with adoptExisting, in one up: kept, held by the new one", async () => {
+  const s = await objectsStack("move-provider", "native");
+  await s.config("c1bApiKey", sim.apiKeys.client1Admin, true); // a second provider, the same team
+  await declare(s, [{ name: "old", provider: "c1", search: "oo-moveprov-*" }]);
+  const start = await rules(sim);
+  expect((await s.op("up")).ok).toBe(true);
+  // Each provider is a plugin process of its own: the new one adopts, the old one's delete must see it.
+  await declare(s, [{ name: "new", provider: "c1b", search: "oo-moveprov-*", adoptExisting: true }]);
+  await sim.control.resetStats();
+  const up = await s.op("up");
+  expect(up.ok).toBe(true);
+  expect(up.summary).toMatchObject({ create: 2, delete: 2 }); // the rule and the provider, each
+  expect(flat(up.stdout)).toMatch(
+    /HVA rule \S+ was not deleted: another resource of this stack took it over/,
+  );
+  expect((await rules(sim)).filter((r) => r.includes("oo-moveprov-*"))).toEqual([`${C1} oo-moveprov-* true`]);
+  expect(await writes(sim)).toBe(0);
+  expect((await s.op("destroy")).ok).toBe(true);
+  expect(await rules(sim)).toEqual(start);
+});
+
 test("a DirectoryUserSettings renamed without aliases: the old one's delete does not undo the new one's flags", async () => {
   const s = await objectsStack("user-rename", "native");
   const user = `du-${C1}-006`;
