@@ -1,6 +1,6 @@
 """Runs a Pulumi Python project's program (this folder's by default) through the Automation API:
 the program is an inline program, served by the `pulumi` package's own language server, so this
-needs the Pulumi CLI but not its Python language host (pulumi-language-python).
+runs with the Pulumi CLI alone, without its Python language host (pulumi-language-python).
 
     python automate.py preview [--refresh] [--expect-no-changes]
     python automate.py up [--refresh]

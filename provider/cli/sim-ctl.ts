@@ -98,6 +98,11 @@ function changes(ctl: Command, x: string): void {
         throw new UsageError("set-rule needs --enabled, --search or --field");
       json(await control(cmd).patchRule(id, change));
     });
+  userChanges(ctl, x);
+}
+
+/** `ctl set-user`, `ctl delete-rule` and `ctl delete-user`. */
+function userChanges(ctl: Command, x: string): void {
   ctl
     .command("set-user <id>")
     .description("change a directory user's flags out of band")

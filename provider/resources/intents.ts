@@ -325,10 +325,8 @@ export class IntentJournal {
   }
 
   /**
-   * Marks rule `id` as taken over (adopted or imported) by this process. Each provider instance is a
-   * process of its own: a rule moved from one provider to another in one run (the old resource
-   * removed, the new one adopting it) is deleted by the old provider's process, which must see that
-   * the new one took it. The mark holds while this process runs (see {@link takenOverElsewhere}).
+   * Marks rule `id` as taken over (adopted, imported) by this process, for as long as it runs: a rule
+   * moved to another provider (a process of its own) in one run is deleted by the old provider's.
    */
   markTakenOver(team: string, id: string): void {
     const folder = join(this.dir, "taken", safe(team));

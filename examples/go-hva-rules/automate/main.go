@@ -1,6 +1,6 @@
 // Command automate runs the program of examples/go-hva-rules through the Automation API: an inline
-// program, served by the Go SDK's own language server, so it needs the Pulumi CLI but not its Go
-// language host (pulumi-language-go).
+// program, served by the Go SDK's own language server, so it runs with the Pulumi CLI alone,
+// without its Go language host (pulumi-language-go).
 //
 //	go run ./automate [--dir <project folder>] <preview|up|destroy>
 //
