@@ -26,7 +26,8 @@ const { join } = require("node:path");
 const { writeAnchors } = require("./bench-anchors");
 
 const ROOT = join(__dirname, "..");
-const { NativePluginProcess, secret } = require(join(ROOT, "dist", "testing", "index.js"));
+// The offline runner (tests/rig, not part of the package), bundled by requiring build-rig.
+const { NativePluginProcess, secret } = require(require("./build-rig").RIG);
 const { createSimulator } = require(join(ROOT, "dist", "simulator", "index.js"));
 const { SecOpsClient } = require(join(ROOT, "dist", "index.js"));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -29,7 +29,9 @@ const ROOT = join(__dirname, "..");
 const dist = (p) => require(join(ROOT, "dist", p));
 const { SecOpsClient, HvaAutomationRule, DirectoryUserSettings } = dist("index.js");
 const { createSimulator } = dist("simulator/index.js");
-const { DynamicProviderHost, declaredResources, linkPackage, secret } = dist("testing/index.js");
+// The offline runner (tests/rig, not part of the package), bundled by requiring build-rig.
+const rig = () => require(require("./build-rig").RIG);
+const { DynamicProviderHost, declaredResources, linkPackage, secret } = rig();
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -300,7 +302,7 @@ async function csvBench(work) {
  */
 async function runnerBench(work) {
   const fs = require("node:fs");
-  const { LifecycleRunner } = dist("testing/index.js");
+  const { LifecycleRunner } = rig();
   let written = 0;
   // appendFileSync goes through fs.writeFileSync (flag "a"): wrapping that one counts every byte once.
   const real = fs.writeFileSync;

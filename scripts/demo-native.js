@@ -17,7 +17,7 @@ async function main() {
   buildIfNeeded("plugin/pulumi-resource-secops.js");
   const { createSimulator } = require("pulumi-secops/simulator");
   const { SecOpsClient } = require("pulumi-secops/client");
-  const { LifecycleRunner, formatSteps, linkPackage } = require("pulumi-secops/testing");
+  const { LifecycleRunner, formatSteps, linkPackage } = require(require("./build-rig").RIG); // the offline runner (tests/rig)
   // As `npm install` in the example would: its `pulumi-secops/native` import resolves to this checkout.
   linkPackage(join(ROOT, "examples", "multi-team"), ROOT);
 

@@ -12,10 +12,10 @@ const { join } = require("node:path");
 const { ROOT, buildIfNeeded, checker, rerunQuietly, run, stepsOf } = require("./demo-kit");
 
 async function main() {
-  buildIfNeeded("testing/index.js");
+  buildIfNeeded("index.js");
   // The package by its own name (self-reference through "exports"), as the example imports it.
   const { createSimulator } = require("pulumi-secops/simulator");
-  const { LifecycleRunner, formatSteps, linkPackage } = require("pulumi-secops/testing");
+  const { LifecycleRunner, formatSteps, linkPackage } = require(require("./build-rig").RIG); // the offline runner (tests/rig)
 
   const sim = await createSimulator({ seed: 7 });
   const work = mkdtempSync(join(tmpdir(), "secops-demo-"));

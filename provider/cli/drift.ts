@@ -115,7 +115,7 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
     .description(
       "report managed objects in sync, drifted, deleted or held twice, and live rules no resource holds (made by hand), per team",
     )
-    .requiredOption("--state <file>", "`pulumi stack export` output, or the offline runner's state file")
+    .requiredOption("--state <file>", "`pulumi stack export` output (`pulumi stack export --file <path>`)")
     .option(
       "--key-env <name>",
       "environment variable holding one team's API key (repeat for each team; default SECOPS_API_KEY)",

@@ -4,7 +4,7 @@
  * the `import` option, or dynamic with `adoptExisting`). Names come from the search text: stable (the
  * same rules give the same names) and unique (a repeated name gets -2, -3, ... in id order).
  *
- * With `--state` (a `pulumi stack export` document or the offline runner's state), only the rules no
+ * With `--state` (a `pulumi stack export` document), only the rules no
  * resource of that state holds are exported, under names none of its resources has, and, when the
  * state manages its teams through explicit providers, each through its team's provider: an adoption
  * never holds a rule twice, nor through another team's key (issue 32 point 4). A live rule with the
@@ -203,7 +203,7 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
     )
     .option(
       "--state <file>",
-      "export only the rules no resource of this state holds (`pulumi stack export` output or the offline runner's state), each through its team's provider when the state has explicit providers",
+      "export only the rules no resource of this state holds (`pulumi stack export` output), each through its team's provider when the state has explicit providers",
     )
     .option(
       "--ignore <file>",

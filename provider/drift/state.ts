@@ -1,12 +1,11 @@
 /**
  * What a stack manages, read from its state: a `pulumi stack export` document (Pulumi's deployment
- * format, version 3) or the offline runner's state file. Both front-ends' resources are recognised;
+ * format, version 3). Both front-ends' resources are recognised;
  * everything else in the state is skipped. Secret values arrive encrypted and are never needed: a
  * resource is matched to the live object by its id, and an encrypted property is not compared.
  */
 import { readFileSync } from "node:fs";
 import { resourceOf } from "../resources/registry";
-import { readState } from "../testing/state";
 
 /** The kind of a managed object: its resource definition's `name`. */
 export type ManagedKind = string;
@@ -38,16 +37,12 @@ export const kindOf = (type: unknown): ManagedKind | undefined =>
 /** A mistake in what the report was given (a state or ignore file, the keys): the CLI's exit 2. */
 export class DriftInputError extends Error {}
 
-/**
- * A value with secrets decoded: the runner's (`value`) and `--show-secrets` plaintext as their value,
- * an encrypted one (`ciphertext`) as ENCRYPTED.
- */
+/** A value with secrets decoded: `--show-secrets` plaintext as its value, an encrypted one as ENCRYPTED. */
 function decode(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decode);
   if (value === null || typeof value !== "object") return value;
   const o = value as Record<string, unknown>;
   if (o[SECRET_SIG] === SECRET_VALUE) {
-    if ("value" in o) return decode(o.value); // the runner's state keeps secrets as they are in memory
     if (typeof o.plaintext !== "string") return ENCRYPTED;
     try {
       return decode(JSON.parse(o.plaintext));
@@ -112,10 +107,7 @@ export function readInput(path: string): string {
   }
 }
 
-/**
- * Reads the managed resources of a state file: a `pulumi stack export` document, or the offline
- * runner's state (with its journal replayed, as the runner would).
- */
+/** Reads the managed resources of a `pulumi stack export` document. */
 export function readManaged(path: string): ManagedResource[] {
   const text = readInput(path);
   let doc: Record<string, unknown>;
@@ -127,12 +119,7 @@ export function readManaged(path: string): ManagedResource[] {
   if (!doc || typeof doc !== "object" || Array.isArray(doc))
     throw new DriftInputError(`${path}: not a state document`);
   if ("deployment" in doc) return fromDeployment(doc, path);
-  if (Array.isArray(doc.resources)) {
-    const state = readState(path);
-    const all = [...state.resources, ...(state.pendingDeletes ?? [])];
-    return all.flatMap((r) => managed(r.type, r.urn, r.id, decode(r.outputs), r.providerUrn));
-  }
   throw new DriftInputError(
-    `${path}: neither a \`pulumi stack export\` document (with "deployment") nor an offline runner state (with "resources")`,
+    `${path}: not a \`pulumi stack export\` document (no "deployment"); write one with \`pulumi stack export --file <path>\``,
   );
 }

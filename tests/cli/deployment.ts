@@ -1,9 +1,10 @@
 /**
- * A `pulumi stack export` document (deployment version 3) made from the offline runner's state, as the
- * Pulumi CLI writes one for the same stack: the stack resource, one explicit provider resource per
- * provider the resources use (`provider: "<urn>::<id>"`), secrets encrypted (`ciphertext`).
+ * A `pulumi stack export` document (deployment version 3) made from the offline runner's state (its
+ * journal replayed), as the Pulumi CLI writes one for the same stack: the stack resource, one explicit
+ * provider resource per provider the resources use (`provider: "<urn>::<id>"`), secrets encrypted
+ * (`ciphertext`) or, for the others, shown as `--show-secrets` shows them.
  */
-import { readFileSync } from "node:fs";
+import { readState } from "../rig/state";
 
 interface RunnerRecord {
   urn: string;
@@ -14,20 +15,31 @@ interface RunnerRecord {
   providerUrn?: string;
 }
 
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const encrypted = (v: unknown) => ({
-  "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+  [SIG]: SECRET,
   ciphertext: `v1:${Buffer.from(JSON.stringify(v)).toString("base64").slice(0, 12)}:opaque`,
 });
 
+/** The runner keeps a secret as it is in memory (`value`); `--show-secrets` writes it as `plaintext`. */
+function shown(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(shown);
+  if (v === null || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  if (o[SIG] === SECRET && "value" in o) return { [SIG]: SECRET, plaintext: JSON.stringify(o.value) };
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, shown(x)]));
+}
+
 /** The runner's state at `statePath` as a deployment; `secret` names the properties stored encrypted. */
 export function toDeployment(statePath: string, secret: string[] = []): unknown {
-  const { resources: records } = JSON.parse(readFileSync(statePath, "utf8")) as { resources: RunnerRecord[] };
+  const records = readState(statePath).resources as RunnerRecord[];
   const [first] = records[0]?.urn.split("::") ?? ["urn:pulumi:dev"];
   const project = records[0]?.urn.split("::")[1] ?? "project";
   const stackName = first.replace("urn:pulumi:", "");
   const stack = `urn:pulumi:${stackName}::${project}::pulumi:pulumi:Stack::${project}-${stackName}`;
   const hide = (o: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, secret.includes(k) ? encrypted(v) : v]));
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, secret.includes(k) ? encrypted(v) : shown(v)]));
   const idOf = (urn: string) => `0000-${urn.split("::").pop()}`;
   const providerUrns = [...new Set(records.flatMap((r) => (r.providerUrn ? [r.providerUrn] : [])))];
   const providers = providerUrns.map((urn) => ({

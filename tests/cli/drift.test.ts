@@ -21,7 +21,7 @@ import {
   type DriftReport,
 } from "pulumi-secops/drift";
 import { SecOpsClient } from "pulumi-secops/client";
-import { LifecycleRunner, stepsOf } from "pulumi-secops/testing";
+import { LifecycleRunner, stepsOf } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ROOT, built, run } from "../helpers/spawn";
 import { toDeployment } from "./deployment";

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
-import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
+import { LifecycleRunner, linkPackage } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ruleName } from "../../provider/cli/hva-export";
 import { ROOT, built, run } from "../helpers/spawn";

@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { ROOT, built, run } from "../helpers/spawn";
+import { ROOT, built, run, RIG } from "../helpers/spawn";
 
 const TEMPLATE_TSCONFIG = {
   // The tsconfig `pulumi new typescript` writes: strict, moduleResolution node (which ignores package.json
@@ -230,7 +230,7 @@ new HvaAutomationRule("consumer-rule", { field: "name", search: "consumer-*", en
   writeFileSync(
     join(program, "run.js"),
     `const { createSimulator } = require("pulumi-secops/simulator");
-const { LifecycleRunner, declaredResources } = require("pulumi-secops/testing");
+const { LifecycleRunner, declaredResources } = require(${JSON.stringify(RIG)});
 (async () => {
   const sim = await createSimulator({ seed: 61 });
   const declared = await declaredResources(require.resolve("./index.js"));
@@ -272,7 +272,7 @@ test("installed from the tarball, the plugin starts from node_modules/pulumi-sec
   writeFileSync(
     join(program, "plugin.js"),
     `const { createSimulator } = require("pulumi-secops/simulator");
-const { NativePluginProcess, secret } = require("pulumi-secops/testing");
+const { NativePluginProcess, secret } = require(${JSON.stringify(RIG)});
 (async () => {
   const sim = await createSimulator({ seed: 62 });
   const executable = require("path").join(__dirname, process.argv[2], "pulumi-resource-secops");
@@ -312,7 +312,7 @@ test("a TypeScript program in what npm init -y writes (type commonjs) without Ty
   );
   writeFileSync(
     join(dir, "run.cjs"),
-    `const { LifecycleRunner } = require("pulumi-secops/testing");
+    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 new LifecycleRunner({ program: __dirname + "/index.ts", programDir: __dirname, statePath: __dirname + "/state.json",
   config: { "secops:apiKey": "simkey_not_used_00000000", "secops:baseUrl": "https://127.0.0.1:1" }, progress: false })
   .preview().then(() => console.log("ran"), (e) => console.log(e.message));

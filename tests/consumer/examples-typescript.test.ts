@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { linkPackage } from "pulumi-secops/testing";
+import { linkPackage } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
 jest.setTimeout(300_000);

@@ -17,9 +17,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { linkPackage } from "pulumi-secops/testing";
+import { linkPackage } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { built, NO_EXPERIMENTAL_WARNING, ROOT } from "../helpers/spawn";
+import { built, NO_EXPERIMENTAL_WARNING, ROOT, RIG } from "../helpers/spawn";
 
 jest.setTimeout(240_000);
 const TS7 = "7.0.2";
@@ -134,7 +134,7 @@ export const rule = new HvaAutomationRule("ts7-rule", args).search;
   );
   writeFileSync(
     join(work, "run.cjs"),
-    `const { LifecycleRunner } = require("pulumi-secops/testing");
+    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 const [url, key] = process.argv.slice(2);
 const runner = (prefix) => new LifecycleRunner({ program: __dirname + "/program.ts", programDir: __dirname,
   statePath: __dirname + "/state.json", config: { "secops:apiKey": key, "secops:baseUrl": url, "project:prefix": prefix },

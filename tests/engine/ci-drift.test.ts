@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
+import { LifecycleRunner, linkPackage } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
 const EXAMPLE = join(ROOT, "examples", "ci-drift");

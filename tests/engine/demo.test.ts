@@ -1,9 +1,9 @@
 /** `npm run demo` (the main job) exits 0 and reports each step it checked. */
 import { join } from "node:path";
-import { ROOT, built, run } from "../helpers/spawn";
+import { RIG, ROOT, built, run } from "../helpers/spawn";
 
 test("npm run demo walks preview, up, drift, refresh, repair and destroy", async () => {
-  built("testing/index.js");
+  built("index.js");
   const r = await run(join(ROOT, "scripts/demo.js"), []);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
@@ -22,7 +22,7 @@ test("npm run demo walks preview, up, drift, refresh, repair and destroy", async
 test("the demos' exit code follows the steps: a failed step printed by show() makes the demo exit 1", async () => {
   const script = `
 const { checker, run } = require(${JSON.stringify(require("node:path").join(__dirname, "..", "..", "scripts", "demo-kit.js"))});
-const { formatSteps } = require(${JSON.stringify(require("node:path").join(__dirname, "..", "..", "dist", "testing", "index.js"))});
+const { formatSteps } = require(${JSON.stringify(RIG)});
 const { problems, show } = checker(formatSteps);
 show("up", [
   { op: "create", urn: "u1", type: "t", name: "ok-rule", changes: [], ok: true },

@@ -15,7 +15,7 @@ import {
   linkPackage,
   stepsOf,
   type RunnerOptions,
-} from "pulumi-secops/testing";
+} from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
 built("resources/hva-automation-rule.js");
@@ -335,7 +335,7 @@ test("1,000 concurrent creates through the host reuse a bounded pool of connecti
   const [rule] = await declaredResources(
     () => new HvaAutomationRule("pool", { field: "name", search: "pool-0" }),
   );
-  const { DynamicProviderHost, secret } = await import("pulumi-secops/testing");
+  const { DynamicProviderHost, secret } = await import("../rig");
   const host = await DynamicProviderHost.start(dir);
   await host.configure({ "secops:apiKey": secret(sim.apiKeys.admin), "secops:baseUrl": sim.url });
   await sim.control.resetStats();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DirectoryUserSettings, HvaAutomationRule } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, linkPackage, StepFailedError } from "pulumi-secops/testing";
+import { LifecycleRunner, linkPackage, StepFailedError } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
 built("resources/hva-automation-rule.js");

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, formatSteps, linkPackage } from "pulumi-secops/testing";
-import { ROOT, built, run } from "../helpers/spawn";
+import { LifecycleRunner, formatSteps, linkPackage } from "../rig";
+import { ROOT, built, run, RIG } from "../helpers/spawn";
 
 built("testing/index.js");
 let sim: Simulator;
@@ -59,7 +59,7 @@ test("an edited program is re-read by the next step; the project comes from Pulu
     join(prog, "run.js"),
     `const PULUMI = ${JSON.stringify(join(ROOT, "node_modules", "@pulumi", "pulumi"))};
 const { writeFileSync } = require("node:fs");
-const { LifecycleRunner } = require("pulumi-secops/testing");
+const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 const write = (names) => writeFileSync(__dirname + "/index.js", [
   "const pulumi = require(" + JSON.stringify(PULUMI) + ");",
   'const { HvaAutomationRule } = require("pulumi-secops");',
@@ -114,7 +114,7 @@ export const id = new HvaAutomationRule("ts", { field: "name", search }).search;
   );
   writeFileSync(
     join(prog, "run.js"),
-    `const { LifecycleRunner } = require("pulumi-secops/testing");
+    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 (async () => {
   const r = new LifecycleRunner({ program: __dirname + "/index.ts", programDir: __dirname,
     statePath: __dirname + "/state.json", config: JSON.parse(process.argv[2]) });
@@ -151,7 +151,7 @@ function programFolder(name: string, files: Record<string, string>): string {
   for (const [file, text] of Object.entries(files)) writeFileSync(join(prog, file), text);
   writeFileSync(
     join(prog, "run.js"),
-    `const { LifecycleRunner } = require("pulumi-secops/testing");
+    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 const [program, config, ...steps] = process.argv.slice(2);
 (async () => {
   const r = new LifecycleRunner({ program: __dirname + "/" + program, programDir: __dirname,

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { linkPackage } from "pulumi-secops/testing";
-import { NO_EXPERIMENTAL_WARNING, ROOT, built } from "../helpers/spawn";
+import { linkPackage } from "../rig";
+import { NO_EXPERIMENTAL_WARNING, ROOT, built, RIG } from "../helpers/spawn";
 
 jest.setTimeout(120_000);
 built("testing/index.js");
@@ -23,7 +23,7 @@ beforeAll(async () => {
   linkPackage(dir, ROOT);
   writeFileSync(
     join(dir, "up.js"),
-    `const { LifecycleRunner } = require("pulumi-secops/testing");
+    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 const { HvaAutomationRule } = require("pulumi-secops");
 const [url, key] = process.argv.slice(2);
 new LifecycleRunner({

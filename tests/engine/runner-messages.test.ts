@@ -9,7 +9,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { HvaAutomationRule } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, formatSteps, linkPackage, type StepFailedError } from "pulumi-secops/testing";
+import { LifecycleRunner, formatSteps, linkPackage, type StepFailedError } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
 jest.setTimeout(120_000);

@@ -13,7 +13,7 @@ import { SecOpsClient } from "pulumi-secops/client";
 import { duplicateRuleReason } from "pulumi-secops/resources/hva-automation-rule";
 import { duplicateUserReason } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, linkPackage } from "pulumi-secops/testing";
+import { LifecycleRunner, linkPackage } from "../rig";
 import { rules } from "../helpers/sim-counts";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { ROOT, built } from "../helpers/spawn";

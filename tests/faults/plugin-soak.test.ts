@@ -8,7 +8,7 @@
  * After a final fault-free run: 0 duplicates, 0 orphans, 0 hand-made rules touched, 0 requests from one
  * team's key naming another team's rule.
  */
-import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } from "../rig";
 import { SecOpsClient } from "pulumi-secops/client";
 import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";

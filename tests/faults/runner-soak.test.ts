@@ -10,8 +10,8 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, linkPackage, stepsOf } from "pulumi-secops/testing";
-import { NO_EXPERIMENTAL_WARNING, ROOT, built } from "../helpers/spawn";
+import { LifecycleRunner, linkPackage, stepsOf } from "../rig";
+import { NO_EXPERIMENTAL_WARNING, ROOT, built, RIG } from "../helpers/spawn";
 
 const RULES = 300;
 const PREFIX = "rsoak-";
@@ -42,7 +42,7 @@ for (let i = 0; i < ${RULES}; i++) new HvaAutomationRule("r" + i, { field: "name
   );
   writeFileSync(
     join(dir, "up.js"),
-    `const { LifecycleRunner } = require("pulumi-secops/testing");
+    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 const runner = new LifecycleRunner({ program: __dirname + "/index.js", programDir: __dirname,
   statePath: __dirname + "/state.json", config: JSON.parse(process.argv[2]) });
 runner.up().catch(() => undefined).then(() => runner.close());

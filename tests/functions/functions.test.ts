@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pulumi from "pulumi-secops";
-import { linkPackage } from "pulumi-secops/testing";
-import { ROOT, built, run } from "../helpers/spawn";
+import { linkPackage } from "../rig";
+import { ROOT, built, run, RIG } from "../helpers/spawn";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { installMocks, valueOf } from "../helpers/mocks";
 import * as pulumiSdk from "@pulumi/pulumi";
@@ -170,7 +170,7 @@ exports.identities = native.getIdentityOutput({ provider: client1 });
     );
     writeFileSync(
       join(dir, "run.js"),
-      `const { LifecycleRunner } = require("pulumi-secops/testing");
+      `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 (async () => {
   const out = [];
   for (const program of ["dynamic.js", "native.js"]) {

@@ -5,6 +5,9 @@ import { join } from "node:path";
 
 export const ROOT = join(__dirname, "..", "..");
 
+/** The offline runner (tests/rig) bundled for child processes by `npm test` (scripts/build-rig.js). */
+export const RIG = join(ROOT, ".rig", "index.js");
+
 /** The path of a built file; fails clearly when `npm run build` has not run. */
 export function built(rel: string): string {
   const p = join(ROOT, "dist", rel);
@@ -52,12 +55,12 @@ export function run(
  * One plugin process (the built bin/) for a test file: started before its tests, closed after them.
  * Call at the top of the file; the returned function gives the running plugin.
  */
-export function pluginPerFile(): () => import("pulumi-secops/testing").ProviderProcess {
+export function pluginPerFile(): () => import("../rig").ProviderProcess {
   built("plugin/pulumi-resource-secops.js");
   jest.setTimeout(30_000);
-  let plugin: import("pulumi-secops/testing").ProviderProcess | undefined;
+  let plugin: import("../rig").ProviderProcess | undefined;
   beforeAll(async () => {
-    const { NativePluginProcess } = await import("pulumi-secops/testing");
+    const { NativePluginProcess } = await import("../rig");
     plugin = await NativePluginProcess.start();
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { NativePluginProcess, secret, type ProviderProcess } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { VERSION } from "pulumi-secops";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";

@@ -3,7 +3,7 @@
  * against the simulator with its faults. Each test asserts the API's final state: rules counted, ids
  * compared, the hand-made rule still there.
  */
-import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { SecOpsClient } from "pulumi-secops/client";
 import { proto } from "../../provider/native/plugin/proto";

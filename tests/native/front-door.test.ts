@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as native from "pulumi-secops/native";
-import { linkPackage } from "pulumi-secops/testing";
+import { linkPackage } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { allRegistered } from "../helpers/mocks";
-import { ROOT, built, run } from "../helpers/spawn";
+import { ROOT, built, run, RIG } from "../helpers/spawn";
 
 built("testing/index.js");
 built("plugin/pulumi-resource-secops.js");
@@ -183,7 +183,7 @@ function program(name: string, source: string): string {
   writeFileSync(join(prog, "index.js"), source);
   writeFileSync(
     join(prog, "run.js"),
-    `const { LifecycleRunner } = require("pulumi-secops/testing");
+    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
 (async () => {
   const r = new LifecycleRunner({ program: __dirname + "/index.js", programDir: __dirname,
     statePath: __dirname + "/state.json", config: {} });

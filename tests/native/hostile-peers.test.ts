@@ -22,7 +22,7 @@
  * (grpc-js sets up a call for each of the ~1,000 streams let through; V8 collects them later).
  */
 import { readFileSync } from "node:fs";
-import type { ProviderProcess } from "pulumi-secops/testing";
+import type { ProviderProcess } from "../rig";
 import { proto } from "../../provider/native/plugin/proto";
 import { Flag, FrameType, RawH2, frame, grpcRequestBlock, type Outcome } from "../helpers/h2-raw";
 import { built } from "../helpers/spawn";
@@ -72,7 +72,7 @@ async function freshCall(address: string): Promise<string> {
  * checks it still answers and grew by less than the limit. Returns what the attacker saw.
  */
 async function survives(attack: (address: string) => Promise<Outcome>): Promise<Outcome> {
-  const { NativePluginProcess } = await import("pulumi-secops/testing");
+  const { NativePluginProcess } = await import("../rig");
   const plugin = await NativePluginProcess.start();
   plugins.push(plugin);
   const pid = plugin.pid as number;

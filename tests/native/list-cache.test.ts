@@ -3,7 +3,7 @@
  * one list, each showing the write before it; a delete removes the rule from the list; a write that
  * fails drops the list, so the next read lists again. Over gRPC against the simulator.
  */
-import { NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { NativePluginProcess, secret, type ProviderProcess } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 
 const RULE = "urn:pulumi:dev::cache::secops:index:HvaAutomationRule::r";

@@ -3,7 +3,7 @@
  * `pulumi up` (GetPluginInfo, CheckConfig, DiffConfig, Configure, Check, Diff, Create, Read, Update,
  * Delete, Invoke), against the simulator.
  */
-import { NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { NativePluginProcess, secret, type ProviderProcess } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { VERSION } from "pulumi-secops";
 import { proto, toStruct } from "../../provider/native/plugin/proto";

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as native from "pulumi-secops/native";
-import { LifecycleRunner, NativePluginProcess, secret, type ProviderProcess } from "pulumi-secops/testing";
+import { LifecycleRunner, NativePluginProcess, secret, type ProviderProcess } from "../rig";
 import { proto, toStruct } from "../../provider/native/plugin/proto";
 import { built } from "../helpers/spawn";
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as native from "pulumi-secops/native";
-import { LifecycleRunner, StepFailedError, stepsOf } from "pulumi-secops/testing";
+import { LifecycleRunner, StepFailedError, stepsOf } from "../rig";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { ROOT, built, run } from "../helpers/spawn";
 

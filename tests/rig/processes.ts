@@ -4,10 +4,10 @@
  * a {@link ProviderProcess}.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { closeSync, openSync, readSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { proto } from "../native/plugin/proto";
+import { proto } from "../../provider/native/plugin/proto";
 import { ProviderProcess } from "./host";
 
 /**
@@ -82,10 +82,16 @@ export class DynamicProviderHost extends ProviderProcess {
   }
 }
 
+/** The nearest folder above `dir` holding the plugin's `bin/` (the rig runs from tests/rig or .rig). */
+function repositoryRoot(dir: string): string {
+  while (!existsSync(join(dir, "bin", "pulumi-resource-secops")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
 /** This package's native plugin, `pulumi-resource-secops`, one process per provider instance. */
 export class NativePluginProcess extends ProviderProcess {
   /** The plugin executable shipped in the package's `bin/`. */
-  static readonly executable = join(__dirname, "..", "..", "bin", "pulumi-resource-secops");
+  static readonly executable = join(repositoryRoot(__dirname), "bin", "pulumi-resource-secops");
 
   /**
    * Starts the plugin as the engine does (`pulumi-resource-secops [engineAddress]`). `executable`

@@ -8,8 +8,8 @@ import { secret, type ProviderProcess } from "./host";
 import { DynamicProviderHost, NativePluginProcess } from "./processes";
 import type { DeclaredResource } from "./program";
 import { errorText } from "./state";
-import { otherTeamsKeyMessage } from "../native/plugin/config-rpcs";
-import { providerOfUrn } from "../native/plugin/instance";
+import { otherTeamsKeyMessage } from "../../provider/native/plugin/config-rpcs";
+import { providerOfUrn } from "../../provider/native/plugin/instance";
 
 /** The provider type token of the native plugin. */
 export const NATIVE_PROVIDER_TYPE = "pulumi:providers:secops";

@@ -2,7 +2,7 @@
  * How the runner reads a tsconfig without TypeScript's JS API (TypeScript 7): comments and trailing
  * commas go, and strings stay whole even when they hold what looks like either.
  */
-import { withoutComments } from "../../provider/testing/typecheck";
+import { withoutComments } from "../rig/typecheck";
 
 test("comments and trailing commas outside strings are dropped; strings are kept whole", () => {
   const text = `{ // the compiler's options

@@ -6,7 +6,7 @@
 import * as root from "pulumi-secops";
 import * as client from "pulumi-secops/client";
 import * as simulator from "pulumi-secops/simulator";
-import * as testing from "pulumi-secops/testing";
+import * as testing from "../rig";
 import * as native from "pulumi-secops/native";
 import * as drift from "pulumi-secops/drift";
 import * as policy from "pulumi-secops/policy";

@@ -6,8 +6,8 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Journal } from "../../provider/testing/journal";
-import { readState, upsert, writeState, type State, type StateResource } from "../../provider/testing/state";
+import { Journal } from "../rig/journal";
+import { readState, upsert, writeState, type State, type StateResource } from "../rig/state";
 
 /** Bytes the journal of `path` holds now. */
 const journalSize = (path: string) => (existsSync(`${path}.journal`) ? statSync(`${path}.journal`).size : 0);
