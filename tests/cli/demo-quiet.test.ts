@@ -26,7 +26,7 @@ function node26(): string {
 }
 
 test("npm run demo on Node 26: the demo's own output only, nothing on standard error", async () => {
-  built("testing/index.js");
+  built("index.js");
   const bin = node26();
   const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(bin, [join(ROOT, "scripts", "demo.js")], { cwd: ROOT, env: process.env });

@@ -4,6 +4,7 @@
  * provider resource per provider the resources use (`provider: "<urn>::<id>"`), secrets encrypted
  * (`ciphertext`) or, for the others, shown as `--show-secrets` shows them.
  */
+import { writeFileSync } from "node:fs";
 import { readState } from "../rig/state";
 
 interface RunnerRecord {
@@ -90,4 +91,11 @@ export function toDeployment(statePath: string, secret: string[] = []): unknown 
       ],
     },
   };
+}
+
+/** Writes the runner's state at `statePath` as a stack export beside it; returns the export's path. */
+export function exported(statePath: string, secret: string[] = []): string {
+  const path = `${statePath}.stack.json`;
+  writeFileSync(path, JSON.stringify(toDeployment(statePath, secret)));
+  return path;
 }

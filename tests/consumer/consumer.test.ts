@@ -129,7 +129,7 @@ test("no declaration reachable from the package's entry points refers to zod", (
   const queue = packed.files
     .map((f) => f.path)
     .filter((f) =>
-      /^dist\/(index|client\/index|simulator\/index|testing\/index|native\/index|drift\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
+      /^dist\/(index|client\/index|simulator\/index|native\/index|drift\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
         f,
       ),
     )
@@ -162,7 +162,6 @@ test("a program using every public export compiles with the standard Pulumi tsco
     secops: "index.d.ts",
     client: "client/index.d.ts",
     simulator: "simulator/index.d.ts",
-    testing: "testing/index.d.ts",
     native: "native/index.d.ts",
     drift: "drift/index.d.ts",
   };
@@ -220,6 +219,8 @@ test("the packed tarball installs, serializes a thin provider and runs through t
   const files: string[] = packed.files.map((f: { path: string }) => f.path);
   expect(files).toContain("dist/resources/hva-automation-rule.js");
   expect(files.some((f) => f.startsWith("provider/") || f.startsWith("tests/"))).toBe(false);
+  // The offline runner is the repository's test rig, not part of the package.
+  expect(files.filter((f) => /(^|\/)(testing|rig)\//.test(f))).toEqual([]);
 
   writeFileSync(
     join(program, "index.js"),
@@ -296,30 +297,3 @@ const { NativePluginProcess, secret } = require(${JSON.stringify(RIG)});
   expect(r.code).toBe(0);
   expect(JSON.parse(r.stdout)).toEqual({ version: pkg.version, schema: "secops", team: "team-client-1" });
 }, 60_000);
-
-test("a TypeScript program in what npm init -y writes (type commonjs) without TypeScript: the runner names both fixes", () => {
-  // The tarball ships no TypeScript; a user's folder has none until they install it.
-  const dir = join(work, "init-y");
-  mkdirSync(dir);
-  symlinkSync(join(program, "node_modules"), join(dir, "node_modules"), "dir");
-  writeFileSync(
-    join(dir, "package.json"),
-    JSON.stringify({ name: "init-y", version: "1.0.0", type: "commonjs" }),
-  );
-  writeFileSync(
-    join(dir, "index.ts"),
-    'import { HvaAutomationRule } from "pulumi-secops";\nnew HvaAutomationRule("r", { field: "name", search: "r-*" });\n',
-  );
-  writeFileSync(
-    join(dir, "run.cjs"),
-    `const { LifecycleRunner } = require(${JSON.stringify(RIG)});
-new LifecycleRunner({ program: __dirname + "/index.ts", programDir: __dirname, statePath: __dirname + "/state.json",
-  config: { "secops:apiKey": "simkey_not_used_00000000", "secops:baseUrl": "https://127.0.0.1:1" }, progress: false })
-  .preview().then(() => console.log("ran"), (e) => console.log(e.message));
-`,
-  );
-  const out = execFileSync(process.execPath, [join(dir, "run.cjs")], { cwd: dir, encoding: "utf8" });
-  expect(out).toContain(
-    `${join(dir, "index.ts")}: with no TypeScript 5 or 6 to compile it, a TypeScript program runs as Node strips its types, as an ES module, which its package.json's "type": "commonjs" forbids (import statements fail): install TypeScript beside the program (npm install -D typescript@5 @types/node), or set "type": "module" in its package.json`,
-  );
-});

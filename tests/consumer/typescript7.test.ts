@@ -57,7 +57,7 @@ function readmeTsconfig(): object {
 let work: string;
 let sim: Simulator;
 beforeAll(async () => {
-  built("testing/index.js");
+  built("index.js");
   work = mkdtempSync(join(tmpdir(), "secops-ts7-"));
   writeFileSync(
     join(work, "package.json"),

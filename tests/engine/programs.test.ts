@@ -11,7 +11,7 @@ import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { LifecycleRunner, formatSteps, linkPackage } from "../rig";
 import { ROOT, built, run, RIG } from "../helpers/spawn";
 
-built("testing/index.js");
+built("index.js");
 let sim: Simulator;
 let dir: string;
 const runners: LifecycleRunner[] = [];

@@ -12,7 +12,7 @@ import { linkPackage } from "../rig";
 import { NO_EXPERIMENTAL_WARNING, ROOT, built, RIG } from "../helpers/spawn";
 
 jest.setTimeout(120_000);
-built("testing/index.js");
+built("index.js");
 let sim: Simulator;
 let dir: string;
 const SEARCHES = ["intr-a-*", "intr-b-*", "intr-c-*"];

@@ -13,7 +13,7 @@ import { LifecycleRunner, formatSteps, linkPackage, type StepFailedError } from 
 import { ROOT, built } from "../helpers/spawn";
 
 jest.setTimeout(120_000);
-built("testing/index.js");
+built("index.js");
 let sim: Simulator;
 let dir: string;
 

@@ -26,7 +26,7 @@ const FAULTS: FaultRule[] = [
   { kind: "latency", method: "PUT", path: RULES_PATH, latencyMs: 30 },
 ];
 
-built("testing/index.js");
+built("index.js");
 let sim: Simulator;
 let dir: string;
 

@@ -150,7 +150,7 @@ test("every field of an Output twin's arguments may be an Output", async () => {
 
 test("issue 32: a too-short key read through getIdentityOutput shows the key's own message, dynamic and native", async () => {
   expect.assertions(3);
-  built("testing/index.js");
+  built("index.js");
   const dir = mkdtempSync(join(tmpdir(), "secops-short-key-"));
   try {
     linkPackage(dir, ROOT);

@@ -15,7 +15,7 @@ import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { allRegistered } from "../helpers/mocks";
 import { ROOT, built, run, RIG } from "../helpers/spawn";
 
-built("testing/index.js");
+built("index.js");
 built("plugin/pulumi-resource-secops.js");
 
 interface Spec {
