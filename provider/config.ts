@@ -8,8 +8,17 @@
  */
 import { SecOpsClient } from "./client/client";
 import { SecOpsConfigError } from "./client/errors";
-import { toSettings } from "./client/options";
+import {
+  CONFIG_KEYS,
+  ENV_VARS,
+  missingSetting,
+  namedProviderWithoutKey,
+  settingProblem,
+} from "./client/settings";
 import { createHash } from "node:crypto";
+
+// The settings' names and rules live in client/settings.ts; these are this module's public names.
+export { CONFIG_KEYS, ENV_VARS };
 
 /** Connection settings. */
 export interface ConnectionSettings {
@@ -23,22 +32,6 @@ export interface ConnectionOptions {
   apiKey?: string;
   /** Base URL of the API. */
   baseUrl?: string;
-}
-
-/** Stack config keys. */
-export const CONFIG_KEYS = { apiKey: "secops:apiKey", baseUrl: "secops:baseUrl" } as const;
-/** Environment variables. */
-export const ENV_VARS = { apiKey: "SECOPS_API_KEY", baseUrl: "SECOPS_BASE_URL" } as const;
-
-const HOW_KEY = `set it with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or the ${ENV_VARS.apiKey} environment variable`;
-const HOW_URL = `set it with \`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or the ${ENV_VARS.baseUrl} environment variable`;
-
-/**
- * The failure of a named provider without a key, the same in CheckConfig and at its first API call:
- * the fix is on the provider itself, never in stack config or the environment.
- */
-export function namedProviderWithoutKey(name: string): string {
-  return `the secops provider ${JSON.stringify(name)} has no apiKey: an explicit provider takes its key only from its own arguments (set apiKey on it)`;
 }
 
 /**
@@ -60,27 +53,9 @@ export function resolveSettings(
   const apiKey = pick(explicit.apiKey, CONFIG_KEYS.apiKey, named ? undefined : ENV_VARS.apiKey);
   const baseUrl = pick(explicit.baseUrl, CONFIG_KEYS.baseUrl, ENV_VARS.baseUrl);
   if (!apiKey && named) throw new SecOpsConfigError(namedProviderWithoutKey(namedProvider), "apiKey");
-  if (!apiKey) throw new SecOpsConfigError(`secops: no API key configured: ${HOW_KEY}`, "apiKey");
-  if (!baseUrl) throw new SecOpsConfigError(`secops: no base URL configured: ${HOW_URL}`, "baseUrl");
+  if (!apiKey) throw missingSetting("apiKey");
+  if (!baseUrl) throw missingSetting("baseUrl");
   return { apiKey, baseUrl };
-}
-
-/** A stand-in for the other setting when one is checked on its own. */
-const PLACEHOLDER = { apiKey: "placeholder-key", baseUrl: "https://placeholder.invalid" };
-
-/**
- * What is wrong with one setting by the client's own rules (`toSettings`: an apiKey that can form a
- * header, a baseUrl that is absolute, https unless loopback, without a path), without any request;
- * undefined when it passes.
- */
-export function settingProblem(key: keyof ConnectionSettings, value: unknown): string | undefined {
-  try {
-    toSettings({ ...PLACEHOLDER, [key]: value });
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof SecOpsConfigError)) throw err;
-    return err.message;
-  }
 }
 
 /**

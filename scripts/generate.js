@@ -9,6 +9,8 @@
  *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
  *   provider/dynamic/<resource>.ts   the dynamic classes, and provider/dynamic/index.ts
  *   docs/resource-reference.md       the resources' input tables
+ *   provider/client/api-types.ts     the API objects' public types, from provider/client/schemas
+ *                                    (by scripts/typegen.ts: plain interfaces, no zod in the .d.ts)
  * The build compiles everything afterwards. `--check` writes nothing and fails, naming
  * the files, when a file differs from what the definitions say (tests/unit/generated.test.ts runs it;
  * CI fails when the build leaves a generated file changed or new in `git status`).
@@ -22,7 +24,7 @@ const ROOT = join(__dirname, "..");
 const prettier = require("prettier");
 
 /** The generated files, by path from the root, for the resources of `registry`. */
-async function files({ RESOURCES }, { FUNCTIONS }, codegen) {
+async function files({ RESOURCES }, { FUNCTIONS }, codegen, typegen) {
   const defs = RESOURCES.map((r) => r.definition);
   const out = new Map();
   const base = JSON.parse(readFileSync(join(__dirname, "schema-base.json"), "utf8"));
@@ -41,6 +43,8 @@ async function files({ RESOURCES }, { FUNCTIONS }, codegen) {
   out.set("provider/native/index.ts", nativeIndex(defs, FUNCTIONS, codegen));
   out.set("provider/dynamic/index.ts", dynamicIndex(defs, codegen));
   out.set("docs/resource-reference.md", resourcesDoc(defs, codegen));
+  const fromSchemas = codegen.GENERATED.replace("from provider/resources", "from provider/client/schemas");
+  out.set("provider/client/api-types.ts", typegen.apiTypesSource(fromSchemas));
   for (const [path, text] of out) {
     // Prose in the docs is wrapped at 100 characters (docs/ is checked for it).
     const prose = path.endsWith(".md") ? { proseWrap: "always", printWidth: 100 } : {};
@@ -128,6 +132,7 @@ async function main() {
     fromSource("provider/resources/registry.ts"),
     fromSource("provider/functions/registry.ts"),
     fromSource("provider/resources/codegen.ts"),
+    fromSource("scripts/typegen.ts"),
   );
   // `--check --against <dir>` compares with the copies in <dir> (a test's), else with the checkout.
   const at = process.argv.includes("--against") ? process.argv[process.argv.indexOf("--against") + 1] : ROOT;

@@ -1,8 +1,12 @@
-/** Construction options of SecOpsClient, validated up front with short messages that name the option. */
+/**
+ * Construction options of SecOpsClient, validated up front with short messages that name the option
+ * (apiKey and baseUrl by the rules of settings.ts).
+ */
 import type { Dispatcher } from "undici";
 import { SecOpsConfigError, registerSecret } from "./errors";
 import type { HttpSettings } from "./http";
 import { missingRoute } from "./routes";
+import { HEADER_SAFE, checkApiKey, checkBaseUrl } from "./settings";
 
 /** Options of {@link SecOpsClient}. */
 export interface SecOpsClientOptions {
@@ -37,12 +41,6 @@ export interface SecOpsClientOptions {
   retryMaxDelayMs?: number;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-function isLoopback(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
 /** Every option name, for the unknown-option check. */
 const KNOWN_OPTIONS = [
   "apiKey",
@@ -57,11 +55,6 @@ const KNOWN_OPTIONS = [
   "retryBaseDelayMs",
   "retryMaxDelayMs",
 ] as const;
-
-/** Header values: no control characters (NUL, CR, LF, DEL, ...), nothing beyond Latin-1. */
-const HEADER_SAFE = /^[\x20-\x7e\x80-\xff]*$/;
-/** Shortest key accepted: shorter ones could not be redacted from text without mangling it. */
-const MIN_KEY_LENGTH = 8;
 
 function rejectUnknown(options: object): void {
   for (const key of Object.keys(options)) {
@@ -113,28 +106,15 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
   if (options === null || typeof options !== "object")
     throw new SecOpsConfigError("options must be an object");
   rejectUnknown(options);
-  const { apiKey, baseUrl, userAgent } = options;
-  if (typeof apiKey !== "string" || apiKey.trim() === "") {
-    throw new SecOpsConfigError("apiKey must be a non-empty string", "apiKey");
-  }
-  if (/\s/.test(apiKey)) throw new SecOpsConfigError("apiKey must not contain whitespace", "apiKey");
-  if (!HEADER_SAFE.test(apiKey))
-    throw new SecOpsConfigError(
-      "apiKey contains characters a header cannot carry (control characters or beyond Latin-1)",
-      "apiKey",
-    );
-  if (apiKey.length < MIN_KEY_LENGTH)
-    throw new SecOpsConfigError(
-      `apiKey is too short to be an API key (at least ${MIN_KEY_LENGTH} characters)`,
-      "apiKey",
-    );
+  const { userAgent } = options;
+  const apiKey = checkApiKey(options.apiKey);
   registerSecret(apiKey);
   if (userAgent !== undefined && (typeof userAgent !== "string" || !HEADER_SAFE.test(userAgent)))
     throw new SecOpsConfigError(
       "userAgent must be a string without control characters or line breaks",
       "userAgent",
     );
-  const origin = checkBaseUrl(baseUrl);
+  const origin = checkBaseUrl(options.baseUrl);
   return {
     origin,
     apiKey,
@@ -149,44 +129,4 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
     backoffCapMs: int(options.retryMaxDelayMs, 10_000, "retryMaxDelayMs", 0, 600_000),
     missingRoute,
   };
-}
-
-/** What a wrong baseUrl is told to look like. */
-const BASE_URL_FORM = "baseUrl must be an absolute https URL such as https://api.example.com";
-
-/** The value as given, quoted for a message; a value that may carry credentials is not shown. */
-function shown(value: unknown): string {
-  if (typeof value !== "string")
-    return value === undefined || value === null ? String(value) : `a ${typeof value}`;
-  if (value.includes("@")) return "a value with an @ (not shown: it may hold credentials)";
-  return JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}...` : value);
-}
-
-/**
- * Checks the base URL and returns its origin, the only part the client uses: an absolute http(s) URL
- * (https unless the host is loopback), without credentials, query, fragment or path. A path is
- * refused rather than kept: every route would be wrong (issue 32).
- */
-function checkBaseUrl(baseUrl: unknown): string {
-  let url: URL | undefined;
-  try {
-    url = typeof baseUrl === "string" ? new URL(baseUrl) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || !url.hostname)
-    throw new SecOpsConfigError(`${BASE_URL_FORM} (got ${shown(baseUrl)})`, "baseUrl");
-  if (url.protocol !== "https:" && !isLoopback(url.hostname))
-    throw new SecOpsConfigError(
-      "baseUrl must be an https URL (plain http is allowed only for loopback hosts)",
-      "baseUrl",
-    );
-  if (url.username || url.password || url.search || url.hash)
-    throw new SecOpsConfigError("baseUrl must not contain credentials, a query or a fragment", "baseUrl");
-  if (url.pathname !== "/")
-    throw new SecOpsConfigError(
-      `baseUrl must not have a path (got ${shown(baseUrl)}): every route would be wrong; use ${url.origin}`,
-      "baseUrl",
-    );
-  return url.origin;
 }

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { SecOpsInputError } from "../client/errors";
 import { closest } from "../client/options";
+import { notNonEmptyString } from "../client/settings";
 import { clientFor, resolveSettings, type ConnectionOptions } from "../config";
 
 /**
@@ -33,7 +34,7 @@ function checkFunctionOptions(opts: unknown): FunctionOptions {
       const near = closest(key, ["apiKey", "baseUrl"]);
       throw new SecOpsInputError(`opts.${key}`, `is not an option${near ? `; did you mean ${near}?` : ""}`);
     }
-    if (value !== undefined && (typeof value !== "string" || value.trim() === ""))
+    if (value !== undefined && notNonEmptyString(value))
       throw new SecOpsInputError(`opts.${key}`, "must be a non-empty string");
   }
   return opts as FunctionOptions;

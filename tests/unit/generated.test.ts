@@ -28,6 +28,7 @@ const GENERATED = [
   "provider/dynamic/hva-automation-rule.ts",
   "provider/dynamic/directory-user-settings.ts",
   "docs/resource-reference.md",
+  "provider/client/api-types.ts",
 ];
 
 test("each generated file says so", () => {

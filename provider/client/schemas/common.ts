@@ -39,16 +39,12 @@ export const optStrings = z.array(z.string()).nullish();
 
 /**
  * An open enumeration: typed as the known values or any other string, validated as a string.
- * Unknown values are kept so a new server-side value never breaks a deployment.
+ * Unknown values are kept so a new server-side value never breaks a deployment. The known values are
+ * its `knownValues` metadata (the public types list them).
  */
 export function openEnum<const T extends readonly string[]>(known: T): z.ZodType<T[number] | (string & {})> {
-  const schema = z.string();
-  OPEN_ENUMS.set(schema, known);
-  return schema as unknown as z.ZodType<T[number] | (string & {})>;
+  return z.string().meta({ knownValues: known }) as unknown as z.ZodType<T[number] | (string & {})>;
 }
-
-/** The known values of each open enumeration schema (for the conformance test of the public types). */
-export const OPEN_ENUMS = new WeakMap<z.ZodType, readonly string[]>();
 
 /** An optional open enumeration. */
 export function optEnum<const T extends readonly string[]>(known: T) {

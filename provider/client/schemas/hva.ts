@@ -3,14 +3,16 @@ import { z } from "zod";
 import { optBool, optEnum, optString } from "./common";
 import { HVA_SEARCH_FIELDS } from "../types";
 
-/** An HVA automation rule. `id` is required: a rule cannot be managed without it. */
-export const hvaRuleSchema = z.looseObject({
-  id: z.string(),
-  teamId: optString,
-  enabled: optBool,
-  searchField: optEnum(HVA_SEARCH_FIELDS),
-  search: optString,
-});
+/** `id` is required: a rule cannot be managed without it. */
+export const hvaRuleSchema = z
+  .looseObject({
+    id: z.string(),
+    teamId: optString,
+    enabled: optBool,
+    searchField: optEnum(HVA_SEARCH_FIELDS),
+    search: optString,
+  })
+  .describe("A high-value-asset automation rule as the API returns it.");
 
 /** A list of rules (assumed GET /endpoint/hva/automation): a bare array or `{ data: [...] }`. */
 export const hvaRuleListSchema = z.union([
@@ -18,8 +20,12 @@ export const hvaRuleListSchema = z.union([
   z.looseObject({ data: z.array(hvaRuleSchema) }).transform((o) => o.data),
 ]);
 
-/** The body of a rule creation; `field` names the searched field, `search` the text. */
-export const hvaRuleCreateSchema = z.strictObject({
-  field: z.string().min(1, "must be a non-empty string"),
-  search: z.string().min(1, "must be a non-empty string"),
-});
+export const hvaRuleCreateSchema = z
+  .strictObject({
+    field: z
+      .string()
+      .min(1, "must be a non-empty string")
+      .describe("The searched field; `name` is the value the spec shows."),
+    search: z.string().min(1, "must be a non-empty string").describe("The search text."),
+  })
+  .describe("The body of an HVA rule creation (PUT /endpoint/hva/automation).");

@@ -1,6 +1,6 @@
 /**
  * The zod schemas of the API's resources and the two parsers built on them. Internal: the public
- * types are the plain interfaces in `../types` (checked against these schemas by a test).
+ * types (`../api-types.ts`) are written from every exported `<name>Schema` with a description.
  */
 export { idSchema, jsonPath, parseInput, parseResponse } from "./common";
 export { identitySchema } from "./identity";
@@ -10,6 +10,7 @@ export {
   directoryUserSchema,
   directoryUserUpdateSchema,
   endpointGroupAssignmentSchema,
+  groupAssignmentSchema,
   licenseSchema,
   userGroupAssignmentSchema,
 } from "./directory";

@@ -2,18 +2,25 @@
 import { z } from "zod";
 import { fields, optArrayOf, optBool, optInt, optString, optTimestamp } from "./common";
 
-/** An image attachment of a comment. */
-export const attachmentSchema = z.looseObject({
-  ...fields("id filename contentType data", optString),
-  size: optInt,
-  createdAt: optTimestamp,
-});
+export const attachmentSchema = z
+  .looseObject({
+    ...fields("id filename contentType data", optString),
+    size: optInt,
+    createdAt: optTimestamp,
+  })
+  .describe("An image attachment of a timeline comment.");
 
-/** A timeline comment. `content` is empty when `deleted` is true. */
-export const timelineCommentSchema = z.looseObject({
-  id: z.string(),
-  ...fields("authorName authorId content", optString),
-  ...fields("createdAt updatedAt", optTimestamp),
-  deleted: optBool,
-  attachments: optArrayOf(attachmentSchema),
-});
+export const timelineCommentSchema = z
+  .looseObject({
+    id: z.string().describe("Comment id."),
+    authorName: optString.describe(
+      "Author display name; falls back to email if the user was deleted or the name cannot be found.",
+    ),
+    authorId: optString.describe("Author user id; null if the user was deleted."),
+    content: optString.describe("Text; empty if deleted."),
+    createdAt: optTimestamp.describe("Creation time."),
+    updatedAt: optTimestamp.describe("Last update time."),
+    deleted: optBool.describe("Soft-deleted flag."),
+    attachments: optArrayOf(attachmentSchema).describe("Image attachments."),
+  })
+  .describe("A timeline comment as the API returns it. `content` is empty when `deleted` is true.");

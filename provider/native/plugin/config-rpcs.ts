@@ -8,7 +8,7 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { closest } from "../../client/options";
 import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
-import { ENV_VARS, namedProviderWithoutKey, settingProblem } from "../../config";
+import { ENV_VARS, namedProviderWithoutKey, notNonEmptyString, settingProblem } from "../../client/settings";
 import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
 import { PROTOCOL } from "./handshake";
@@ -190,9 +190,10 @@ function given(args: Record<string, unknown>, who: ProviderIdentity | undefined)
   for (const k of CONFIG_PROPERTIES) {
     const v = args[k];
     if (v === undefined || v === null || v === UNKNOWN) continue;
-    if (typeof v !== "string" || v.trim() === "")
+    const what = notNonEmptyString(v);
+    if (what)
       throw new SecOpsConfigError(
-        `${describeProvider(who)}: its ${k} is ${typeof v === "string" ? "empty" : `a ${typeof v}`}; give a non-empty string`,
+        `${describeProvider(who)}: its ${k} is ${what}; give a non-empty string`,
         k,
       );
   }

@@ -1,5 +1,9 @@
-/** Open enumerations, the known values the spec lists, and the unknown-keys helper type. */
-
+/**
+ * The public types of the API's objects. Those of the objects themselves are written by the build from
+ * the zod schemas that validate them (api-types.ts, generated); here are the known values of the open
+ * enumerations (plain constants: the schemas import them, and importing them loads no zod), the
+ * helper types, and the options of the CSV export.
+ */
 /**
  * An open enumeration: the values the spec lists, or any other string. The spec shows only some
  * values of most enums; unknown values are kept, never rejected.
@@ -79,3 +83,49 @@ export const DETECTION_ENUMS = {
   monitorFallbackPreset: ["ESCALATE"],
   assetTypes: ["USER"],
 } as const;
+
+export type {
+  Artifact,
+  Attachment,
+  ChatOpsAction,
+  ClusterMember,
+  ContainmentAction,
+  CustomDetection,
+  Detection,
+  DirectoryUser,
+  DirectoryUserUpdate,
+  Domain,
+  Endpoint,
+  EndpointGroupAssignment,
+  ErrorBody,
+  ExternalCustomDetection,
+  File,
+  GroupAssignment,
+  HvaRule,
+  HvaRuleCreate,
+  Identity,
+  IntegrationCount,
+  IntegrationFilter,
+  Ip,
+  License,
+  Location,
+  Process,
+  ProcessTree,
+  ThreatIndicatorPage,
+  TimelineComment,
+  UserAgent,
+  UserGroupAssignment,
+  VerdictSetting,
+} from "./api-types";
+
+/** Options of {@link SecOpsClient.exportCasesCsv}. */
+export interface CsvExportOptions {
+  /** Overall deadline of the download in milliseconds (default: none; the idle timeout still applies). */
+  deadlineMs?: number;
+}
+
+/** Options of {@link SecOpsClient.exportCasesCsvToFile}. */
+export interface CsvExportToFileOptions extends CsvExportOptions {
+  /** Called with the bytes written so far after each chunk. */
+  onProgress?: (bytes: number) => void;
+}
