@@ -1,7 +1,9 @@
 /**
  * One error taxonomy: every HTTP answer is a SecOpsApiError, every transport failure a
  * SecOpsNetworkError (or its timeout and ambiguous-write kinds), every unusable 2xx a
- * SecOpsResponseError, every bad argument a SecOpsInputError; each class owns its codes.
+ * SecOpsResponseError, every bad argument a SecOpsInputError; each class owns its codes. That a
+ * class refuses another's code, and that the base class is abstract, is checked by `npm run typecheck`
+ * (the `@ts-expect-error` lines), not by this run: jest transpiles without type-checking.
  */
 import {
   ErrorCodes,

@@ -3,7 +3,9 @@
  * the schemas' own types: the type-level checks fail the typecheck when the generator or a committed
  * copy says something the schemas do not. And what the plain types give users: documented fields
  * exactly (a misspelt known name does not compile, also nested), free-form JSON that stays indexable,
- * request types that refuse unknown names, while parsed values keep the keys the API added.
+ * request types that refuse unknown names, while parsed values keep the keys the API added. The
+ * type-level checks run in `npm run typecheck` (jest transpiles without checking types); this run
+ * checks only the values.
  */
 import type { z } from "zod";
 import * as S from "../../provider/client/schemas";
