@@ -5,6 +5,7 @@
  * resource is matched to the live object by its id, and an encrypted property is not compared.
  */
 import { readFileSync } from "node:fs";
+import { SIG_KEY, SIG_SECRET } from "../native/plugin/wire";
 import { resourceOf } from "../resources/registry";
 
 /** The kind of a managed object: its resource definition's `name`. */
@@ -26,9 +27,6 @@ export interface ManagedResource {
 /** Stands for a value `pulumi stack export` wrote encrypted. */
 export const ENCRYPTED = Symbol("encrypted");
 
-/** Pulumi's marker of a secret value in a deployment document. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The kind of a resource type (native or dynamic), or undefined for a type the report does not cover. */
 export const kindOf = (type: unknown): ManagedKind | undefined =>
@@ -42,7 +40,7 @@ function decode(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decode);
   if (value === null || typeof value !== "object") return value;
   const o = value as Record<string, unknown>;
-  if (o[SECRET_SIG] === SECRET_VALUE) {
+  if (o[SIG_KEY] === SIG_SECRET) {
     if (typeof o.plaintext !== "string") return ENCRYPTED;
     try {
       return decode(JSON.parse(o.plaintext));

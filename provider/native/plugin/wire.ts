@@ -11,8 +11,8 @@ import type * as sdk from "@pulumi/pulumi/runtime/rpc";
  * are imported: that module is the program SDK (about 180 modules, 90 ms more at start than the
  * stubs), which the plugin bundle must not reach.
  */
-const SIG_KEY: typeof sdk.specialSigKey = "4dabf18193072939515e22adb298388d";
-const SIG_SECRET: typeof sdk.specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";
+export const SIG_KEY: typeof sdk.specialSigKey = "4dabf18193072939515e22adb298388d";
+export const SIG_SECRET: typeof sdk.specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The value the engine sends for an input that is unknown during preview. */
 export { UNKNOWN } from "../../resources/definition";
