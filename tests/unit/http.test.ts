@@ -254,6 +254,27 @@ test("under 10 s, each attempt's deadline is an AbortSignal.timeout of what is l
   }
 });
 
+test("under 10 s, a read whose attempt timed out is sent again, with a deadline of its own", async () => {
+  // The deadline is per attempt, not per call: the first attempt's signal fires, the second answers.
+  const fired: AbortController[] = [];
+  const timeout = jest.spyOn(AbortSignal, "timeout").mockImplementation(() => {
+    fired.push(new AbortController());
+    return fired[fired.length - 1].signal;
+  });
+  try {
+    const c = mk({ timeoutMs: 9_999 });
+    rec.reply({ status: 200, json: rule, delayMs: 60_000 }, { status: 200, json: rule });
+    const call = c.getHvaRule("r1");
+    await until(() => rec.requests.length === 1);
+    fired[0].abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    await expect(call).resolves.toEqual(rule);
+    expect(rec.requests).toHaveLength(2);
+    expect(fired).toHaveLength(2);
+  } finally {
+    timeout.mockRestore();
+  }
+});
+
 test("from 10 s, each attempt's deadlines are undici's own: headers within what is left, each body gap within timeoutMs", async () => {
   // No wall clock (issue 36): a dispatcher records what it is given and fails as undici's timers do.
   const given: Dispatcher.RequestOptions[] = [];
@@ -357,6 +378,24 @@ test("the concurrency budget bounds requests in flight and sockets", async () =>
   await c.close();
   srv.closeAllConnections();
   await new Promise((d) => srv.close(d));
+});
+
+test("a call waiting out Retry-After gives its slot back: another call is sent meanwhile", async () => {
+  jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate", "queueMicrotask"] });
+  const c = mk({ maxConcurrency: 1 });
+  rec.reply({ status: 429, json: {}, headers: { "retry-after": "1" } }, { status: 200, json: rule });
+  const waiting = c.getHvaRule("a");
+  await until(() => rec.requests.length === 1);
+  const other = c.getHvaRule("b");
+  await until(() => rec.requests.length === 2); // no timer has moved: "a" is still waiting
+  await expect(other).resolves.toEqual(rule);
+  await jest.advanceTimersByTimeAsync(1000);
+  await expect(waiting).resolves.toEqual(rule);
+  expect(rec.requests.map((r) => r.path)).toEqual([
+    "/endpoint/hva/automation/a",
+    "/endpoint/hva/automation/b",
+    "/endpoint/hva/automation/a",
+  ]);
 });
 
 describe("construction", () => {
