@@ -190,6 +190,14 @@ export class HttpTransport {
   /**
    * The one retry loop: attempts until `onSuccess` returns, a failure is final, or the budget is spent.
    * `streaming`: the body is handed on as a stream (see {@link HttpTransport.attempt}).
+   *
+   * Not undici's RetryAgent (tried for issue 41 with undici 7.30): its options feed only its default
+   * `retry` callback, which cannot state our rules (idempotency per request, not per method; a
+   * Retry-After beyond the cap ends the retries, where undici waits maxTimeout; wall-clock waits), so
+   * a callback of ours held this whole decision anyway. Its retries re-send the same options inside
+   * one dispatch (`this.dispatch(this.opts, this)`), so an attempt can neither have a deadline of its
+   * own (an aborted one is never retried) nor give its slot back while it waits. http.test.ts pins
+   * both.
    */
   private async call<T>(
     spec: RequestSpec,
