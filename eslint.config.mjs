@@ -3,7 +3,16 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/**/node_modules/**", ".ci-cache/**", ".rig/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "coverage/**",
+      "examples/**/node_modules/**",
+      ".ci-cache/**",
+      ".rig/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
