@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * The first part of `npm run build`, before anything is compiled: writes what the resource
- * definitions (provider/resources/registry.ts and provider/functions/registry.ts, read from their
+ * definitions (provider/resources/framework/registry.ts and provider/functions/registry.ts, read from their
  * TypeScript sources through esbuild, so a tree without the generated files builds) say, with
- * provider/resources/codegen.ts:
+ * provider/resources/framework/codegen.ts:
  *   schema.json                      scripts/schema-base.json (package, config, provider) with
  *                                    every data source's and every resource's entry
  *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
@@ -125,9 +125,9 @@ function fromSource(path) {
 async function main() {
   const check = process.argv.includes("--check");
   const generated = await files(
-    fromSource("provider/resources/registry.ts"),
+    fromSource("provider/resources/framework/registry.ts"),
     fromSource("provider/functions/registry.ts"),
-    fromSource("provider/resources/codegen.ts"),
+    fromSource("provider/resources/framework/codegen.ts"),
   );
   // `--check --against <dir>` compares with the copies in <dir> (a test's), else with the checkout.
   const at = process.argv.includes("--against") ? process.argv[process.argv.indexOf("--against") + 1] : ROOT;

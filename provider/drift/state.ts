@@ -5,7 +5,7 @@
  * resource is matched to the live object by its id, and an encrypted property is not compared.
  */
 import { readFileSync } from "node:fs";
-import { resourceOf } from "../resources/registry";
+import { resourceOf } from "../resources/framework/registry";
 
 /** The kind of a managed object: its resource definition's `name`. */
 export type ManagedKind = string;

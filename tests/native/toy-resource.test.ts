@@ -11,10 +11,10 @@ import * as ts from "typescript";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { driftReport, formatDrift } from "pulumi-secops/drift";
-import { dynamicClass, nativeClass, resourceSchema } from "../../provider/resources/codegen";
-import { checkInputs, type ResourceDefinition } from "../../provider/resources/definition";
-import { RESOURCES, type RegisteredResource } from "../../provider/resources/registry";
-import { listPage } from "../../provider/resources/listing";
+import { dynamicClass, nativeClass, resourceSchema } from "../../provider/resources/framework/codegen";
+import { checkInputs, type ResourceDefinition } from "../../provider/resources/framework/definition";
+import { RESOURCES, type RegisteredResource } from "../../provider/resources/framework/registry";
+import { listPage } from "../../provider/resources/framework/listing";
 import { ProviderInstance } from "../../provider/native/plugin/instance";
 import * as rpc from "../../provider/native/plugin/resource-rpcs";
 import { fromStruct, proto, toStruct } from "../../provider/native/plugin/proto";
@@ -27,7 +27,7 @@ let sim: Simulator;
 let instance: ProviderInstance;
 
 beforeAll(async () => {
-  // The one registration line (resources/registry.ts), made here so the toy is never shipped.
+  // The one registration line (resources/framework/registry.ts), made here so the toy is never shipped.
   const registered: RegisteredResource = { definition: toy, make: (ctx) => new ToyLabelImpl(ctx) };
   (RESOURCES as RegisteredResource[]).push(registered);
   sim = await createSimulator({ seed: 5 });

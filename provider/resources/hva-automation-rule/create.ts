@@ -3,14 +3,14 @@
  * adoptExisting), or record the rules that exist (the proof), journal the intent and create once.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
-import type { HvaRule } from "../client/types";
-import type { ResourceContext } from "./context";
-import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
-import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./hva-reconcile";
-import { adoptLeftCreate } from "./hva-settle";
+import type { SecOpsClient } from "../../client/client";
+import type { HvaRule } from "../../client/types";
+import type { ResourceContext } from "../framework/context";
+import type { HvaRuleInputs, HvaRuleOutputs } from "./types";
+import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./reconcile";
+import { adoptLeftCreate } from "./settle";
 import { intentJournal } from "./intents";
-import { partialFailure, teamOf } from "./runtime";
+import { partialFailure, teamOf } from "../framework/runtime";
 import type { FreshLoad } from "./serial";
 
 /** A rule's outputs: what the API answered, else the inputs. */

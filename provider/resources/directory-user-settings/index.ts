@@ -4,13 +4,13 @@
  * both front-ends (`dynamic/` and `native/`); `provider` is what the dynamic shim loads.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../client/errors";
-import { isDotSegment } from "../client/ids";
-import type { DirectoryUser } from "../client/types";
-import type { ResourceContext, ResourceImplementation } from "./context";
-import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
-import { slug } from "./names";
+import type { SecOpsClient } from "../../client/client";
+import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
+import { isDotSegment } from "../../client/ids";
+import type { DirectoryUser } from "../../client/types";
+import type { ResourceContext, ResourceImplementation } from "../framework/context";
+import { checkInputs, replacedBy, type ResourceDefinition } from "../framework/definition";
+import { slug } from "../framework/names";
 import {
   assertTeam,
   cannotImport,
@@ -19,9 +19,9 @@ import {
   isPendingId,
   isUnknown,
   teamOf,
-} from "./runtime";
-import { Declarations, declaredOnce } from "./declarations";
-import { dynamicImplementation } from "./shim-target";
+} from "../framework/runtime";
+import { Declarations, declaredOnce } from "../framework/declarations";
+import { dynamicImplementation } from "../framework/shim-target";
 
 /** The flags this resource can manage. */
 export const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;

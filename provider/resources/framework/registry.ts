@@ -6,8 +6,8 @@
  */
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { dynamicType, type Bag, type ResourceDefinition } from "./definition";
-import * as hva from "./hva-automation-rule";
-import * as users from "./directory-user-settings";
+import * as hva from "../hva-automation-rule";
+import * as users from "../directory-user-settings";
 
 /** A resource: its definition, and its implementation for one provider instance. */
 export interface RegisteredResource {

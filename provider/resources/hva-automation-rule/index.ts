@@ -4,11 +4,11 @@
  * both front-ends (`dynamic/` and `native/`). `provider` is what the dynamic shim loads.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../client/errors";
-import type { HvaRule } from "../client/types";
-import type { ResourceContext, ResourceImplementation } from "./context";
-import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
+import type { SecOpsClient } from "../../client/client";
+import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
+import type { HvaRule } from "../../client/types";
+import type { ResourceContext, ResourceImplementation } from "../framework/context";
+import { checkInputs, replacedBy, type ResourceDefinition } from "../framework/definition";
 import { globRegExp } from "./glob";
 import { ruleName } from "./names";
 import {
@@ -19,17 +19,17 @@ import {
   isPendingId,
   isUnknown,
   teamOf,
-} from "./runtime";
-import { dynamicImplementation } from "./shim-target";
-import { RuleListCache, ruleOf, writing, type RuleChange } from "./hva-list-cache";
-import { createRule, outputs } from "./hva-create";
-import { held, removePendingCreate } from "./hva-settle";
+} from "../framework/runtime";
+import { dynamicImplementation } from "../framework/shim-target";
+import { RuleListCache, ruleOf, writing, type RuleChange } from "./list-cache";
+import { createRule, outputs } from "./create";
+import { held, removePendingCreate } from "./settle";
 import { intentJournal } from "./intents";
 import { FreshLoad, KeyedLock } from "./serial";
-import { Declarations, declaredOnce } from "./declarations";
-import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
+import { Declarations, declaredOnce } from "../framework/declarations";
+import type { HvaRuleInputs, HvaRuleOutputs } from "./types";
 
-export type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
+export type { HvaRuleInputs, HvaRuleOutputs } from "./types";
 
 /** HvaAutomationRule, declared once (see ./definition.ts for what is made of it). */
 export const definition: ResourceDefinition<HvaRule> = {

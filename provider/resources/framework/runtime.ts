@@ -2,10 +2,16 @@
  * Machinery shared by every resource implementation: pending ids, Pulumi's partial-failure error,
  * the team check and the 403 explanation (checks come from the definitions: ./definition.ts).
  */
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsError, SecOpsSafetyError, isSecOpsError } from "../client/errors";
-import { roles } from "../client/routes";
-import { UNKNOWN } from "./definition";
+import type { SecOpsClient } from "../../client/client";
+import {
+  ErrorCodes,
+  SecOpsApiError,
+  SecOpsError,
+  SecOpsSafetyError,
+  isSecOpsError,
+} from "../../client/errors";
+import { roles } from "../../client/routes";
+import { UNKNOWN } from "./markers";
 
 /** The properties of `o` that hold a value (neither undefined nor null). */
 export const definedOnly = (o: Record<string, unknown>): Record<string, unknown> =>
