@@ -198,7 +198,7 @@ import { shim } from "./shim";
 ${argsInterface(def)}
 
 /** The serialized provider: loads the implementation by the package's own name. */
-export const ${lowerFirst(def.name)}Provider = shim("pulumi-secops/resources/${def.module}");
+export const ${lowerFirst(def.name)}Provider = shim("pulumi-secops/resources/${fileNameOf(def.name)}");
 
 /**
 ${docBody(`${def.description} The resource id is ${lowerFirst(def.id)}`)}

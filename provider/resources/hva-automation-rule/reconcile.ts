@@ -17,7 +17,7 @@ import {
 } from "../../client/errors";
 import { backoffMs, sleep } from "../../client/retry";
 import type { HvaRule } from "../../client/types";
-import type { HvaRuleInputs } from "./types";
+import type { HvaRuleInputs } from "./definition";
 import { partialFailure, pendingId } from "../framework/runtime";
 
 type Rule = Pick<HvaRuleInputs, "field" | "search">;
