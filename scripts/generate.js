@@ -8,6 +8,7 @@
  *                                    every data source's and every resource's entry
  *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
  *   provider/dynamic/<resource>.ts   the dynamic classes, and provider/dynamic/index.ts
+ *   provider/resources/<resource>/args.ts  the Args interface both front-ends export
  *   docs/resource-reference.md       the resources' input tables
  * The build compiles everything afterwards. `--check` writes nothing and fails, naming
  * the files, when a file differs from what the definitions say (tests/unit/generated.test.ts runs it;
@@ -37,6 +38,7 @@ async function files({ RESOURCES }, { FUNCTIONS }, codegen) {
   for (const d of defs) {
     out.set(`provider/native/${codegen.fileNameOf(d.name)}.ts`, codegen.nativeClass(d));
     out.set(`provider/dynamic/${codegen.fileNameOf(d.name)}.ts`, codegen.dynamicClass(d));
+    out.set(`provider/resources/${codegen.fileNameOf(d.name)}/args.ts`, codegen.argsModule(d));
   }
   out.set("provider/native/index.ts", nativeIndex(defs, FUNCTIONS, codegen));
   out.set("provider/dynamic/index.ts", dynamicIndex(defs, codegen));

@@ -12,7 +12,12 @@ import * as ts from "typescript";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { driftReport, formatDrift } from "pulumi-secops/drift";
-import { dynamicClass, nativeClass, resourceSchema } from "../../provider/resources/framework/codegen";
+import {
+  argsModule,
+  dynamicClass,
+  nativeClass,
+  resourceSchema,
+} from "../../provider/resources/framework/codegen";
 import { checkInputs, type ResourceDefinition } from "../../provider/resources/framework/definition";
 import { RESOURCES, type RegisteredResource } from "../../provider/resources/framework/registry";
 import { listPage } from "../../provider/resources/framework/listing";
@@ -79,6 +84,9 @@ function typeErrors(files: Record<string, string>): string[] {
   host.readFile = (f) => files[f] ?? read(f);
   const exists = host.fileExists.bind(host);
   host.fileExists = (f) => f in files || exists(f);
+  const dirExists = host.directoryExists?.bind(host);
+  host.directoryExists = (d) =>
+    Object.keys(files).some((f) => f.startsWith(`${d}/`)) || (dirExists?.(d) ?? true);
   const program = ts.createProgram(Object.keys(files), options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
@@ -109,6 +117,7 @@ test("SDK: the generated native and dynamic classes type-check; the native one r
     typeErrors({
       [join(ROOT, "provider/native/toy-welcome.ts")]: native,
       [join(ROOT, "provider/dynamic/toy-welcome.ts")]: dynamic,
+      [join(ROOT, "provider/resources/toy-welcome/args.ts")]: argsModule(toy),
     }),
   ).toEqual([]);
   const registered: Array<{ type: string; inputs: Record<string, unknown> }> = [];

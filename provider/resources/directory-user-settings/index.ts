@@ -15,7 +15,7 @@ import {
   explainForbidden,
   isPendingId,
   isUnknown,
-  teamOf,
+  sameTeamIfKnown,
 } from "../framework/runtime";
 import { Declarations, declaredOnce } from "../framework/declarations";
 import { dynamicImplementation } from "../framework/shim-target";
@@ -101,11 +101,10 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     const checked = checkResult<DirectoryUserSettingsInputs>(definition, news);
     const user = checked.inputs?.directoryUserId;
     const key = typeof user === "string" && !isUnknown(user) ? user : undefined;
-    const refused = declaredOnce(this.#declared, key, urn, checked.failures, (other) => ({
+    return declaredOnce(this.#declared, checked, key, urn, (other) => ({
       property: "directoryUserId",
       reason: duplicateUserReason(other, key!),
     }));
-    return refused ? { ...checked, failures: refused } : checked;
   }
 
   async diff(
@@ -113,7 +112,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     olds: DirectoryUserSettingsOutputs,
     news: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
-    await this.sameTeamIfKnown(id, olds);
+    await sameTeamIfKnown(this.ctx, olds?.teamId, `directory user ${id}`);
     const diff = diffInputs(definition, olds, news);
     // The old user is restored (if asked) before the new one is taken over.
     if (diff.replaces.length) return { ...diff, deleteBeforeReplace: true };
@@ -227,17 +226,6 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     await patch(client, id, restore).catch((err: unknown) => {
       if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
     });
-  }
-
-  /**
-   * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had,
-   * as HvaAutomationRule's does; when it cannot, the operation that follows checks it before sending.
-   */
-  private async sameTeamIfKnown(id: string, olds: DirectoryUserSettingsOutputs): Promise<void> {
-    if (typeof olds?.teamId !== "string" || olds.teamId === "") return;
-    const client = await this.ctx.client().catch(() => undefined);
-    const team = client && (await teamOf(client).catch(() => undefined));
-    if (team !== undefined && client) await assertTeam(client, olds.teamId, `directory user ${id}`);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   explainForbidden,
   isPendingId,
   isUnknown,
+  sameTeamIfKnown,
   teamOf,
 } from "../framework/runtime";
 import { dynamicImplementation } from "../framework/shim-target";
@@ -88,15 +89,14 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const known =
       typeof field === "string" && typeof search === "string" && !isUnknown(field) && !isUnknown(search);
     const key = known ? ruleKey(field, search) : undefined;
-    const refused = declaredOnce(this.#declared, key, urn, checked.failures, (other) => ({
+    return declaredOnce(this.#declared, checked, key, urn, (other) => ({
       property: "search",
       reason: duplicateRuleReason(other, field!, search!),
     }));
-    return refused ? { ...checked, failures: refused } : checked;
   }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
-    await this.sameTeamIfKnown(id, olds);
+    await sameTeamIfKnown(this.ctx, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
@@ -144,16 +144,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       this.#takenOver.set(id, this.ctx.urn?.());
       intentJournal().markTakenOver(await teamOf(client), id);
     }
+    const found = (rule: HvaRule) => ({
+      id,
+      props: disabledSince(outputs(rule, props ?? { field: "", search: "", enabled: true }), props, false),
+    });
     const listed = (await this.#listCache.rules(client))?.get(id);
-    if (listed)
-      return {
-        id,
-        props: disabledSince(
-          outputs(listed, props ?? { field: "", search: "", enabled: true }),
-          props,
-          false,
-        ),
-      };
+    if (listed) return found(listed);
     // Not in the list (or no list): a GET tells "deleted" from "not listed".
     let rule: HvaRule | undefined;
     try {
@@ -167,11 +163,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       );
       return { id, props };
     }
-    if (!rule) return {};
-    return {
-      id,
-      props: disabledSince(outputs(rule, props ?? { field: "", search: "", enabled: true }), props, false),
-    };
+    return rule ? found(rule) : {};
   }
 
   async update(
@@ -254,17 +246,6 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       );
       return released(false);
     }
-  }
-
-  /**
-   * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had;
-   * when it cannot, the operation that follows checks it before sending anything.
-   */
-  private async sameTeamIfKnown(id: string, olds: HvaRuleOutputs): Promise<void> {
-    if (typeof olds?.teamId !== "string" || olds.teamId === "") return;
-    const client = await this.ctx.client().catch(() => undefined);
-    const team = client && (await teamOf(client).catch(() => undefined));
-    if (team !== undefined && client) await assertTeam(client, olds.teamId, `HVA rule ${id}`);
   }
 }
 
