@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * The first part of `npm run build`, before anything is compiled: writes what the resource
- * definitions (provider/resources/registry.ts and provider/functions/registry.ts, read from their
+ * definitions (provider/resources/framework/registry.ts and provider/functions/registry.ts, read from their
  * TypeScript sources through esbuild, so a tree without the generated files builds) say, with
- * provider/resources/codegen.ts:
+ * provider/resources/framework/codegen.ts:
  *   schema.json                      scripts/schema-base.json (package, config, provider) with
  *                                    every data source's and every resource's entry
  *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
  *   provider/dynamic/<resource>.ts   the dynamic classes, and provider/dynamic/index.ts
+ *   provider/resources/<resource>/args.ts  the Args interface both front-ends export
  *   docs/resource-reference.md       the resources' input tables
  *   provider/client/api-types.ts     the API objects' public types, from provider/client/schemas
  *                                    (by scripts/typegen.ts: plain interfaces, no zod in the .d.ts)
@@ -39,6 +40,7 @@ async function files({ RESOURCES }, { FUNCTIONS }, codegen, typegen) {
   for (const d of defs) {
     out.set(`provider/native/${codegen.fileNameOf(d.name)}.ts`, codegen.nativeClass(d));
     out.set(`provider/dynamic/${codegen.fileNameOf(d.name)}.ts`, codegen.dynamicClass(d));
+    out.set(`provider/resources/${codegen.fileNameOf(d.name)}/args.ts`, codegen.argsModule(d));
   }
   out.set("provider/native/index.ts", nativeIndex(defs, FUNCTIONS, codegen));
   out.set("provider/dynamic/index.ts", dynamicIndex(defs, codegen));
@@ -129,9 +131,9 @@ function fromSource(path) {
 async function main() {
   const check = process.argv.includes("--check");
   const generated = await files(
-    fromSource("provider/resources/registry.ts"),
+    fromSource("provider/resources/framework/registry.ts"),
     fromSource("provider/functions/registry.ts"),
-    fromSource("provider/resources/codegen.ts"),
+    fromSource("provider/resources/framework/codegen.ts"),
     fromSource("scripts/typegen.ts"),
   );
   // `--check --against <dir>` compares with the copies in <dir> (a test's), else with the checkout.

@@ -17,7 +17,7 @@ import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
-import { namedRules } from "../resources/names";
+import { namedRules } from "../resources/hva-automation-rule/names";
 import { readIgnore, ignoredBy, type IgnoreRule } from "../drift/ignore";
 import {
   HVA_TOKEN,
@@ -34,7 +34,7 @@ import { DriftInputError, readManaged, type ManagedResource } from "../drift/sta
 import { UsageError, client, example } from "./common";
 import { checkOutFile } from "./out-file";
 
-export { ruleName } from "../resources/names";
+export { ruleName } from "../resources/hva-automation-rule/names";
 
 /** Rules with the names they are exported under. */
 type Named = Array<{ name: string; rule: HvaRule }>;

@@ -6,10 +6,10 @@
  */
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
-import { listObjects } from "../resources/listing";
-import { namedRules } from "../resources/names";
-import { pendingRecordOf, sameRule } from "../resources/hva-reconcile";
-import { PENDING_ID_PREFIX } from "../resources/runtime";
+import { listObjects } from "../resources/framework/listing";
+import { namedRules } from "../resources/hva-automation-rule/names";
+import { pendingRecordOf, sameRule } from "../resources/hva-automation-rule/reconcile";
+import { PENDING_ID_PREFIX } from "../resources/framework/runtime";
 import type { ManagedResource } from "./state";
 
 /** The type token of a native rule. */
@@ -17,7 +17,7 @@ export const HVA_TOKEN = "secops:index:HvaAutomationRule";
 
 /**
  * Every live HVA rule the client's key can see (its team's), in id order: the listing that serves the
- * plugin's `List` RPC (resources/listing.ts), so drift, export and `List` find the same rules.
+ * plugin's `List` RPC (resources/framework/listing.ts), so drift, export and `List` find the same rules.
  */
 export async function listRules(client: SecOpsClient): Promise<HvaRule[]> {
   return (await listObjects<HvaRule>(client, HVA_TOKEN)).map((o) => o.item);

@@ -4,7 +4,7 @@
  * what to do about it.
  */
 import { isClean, type DriftReport, type TeamDrift } from "./report";
-import { resourceOf } from "../resources/registry";
+import { resourceOf } from "../resources/framework/registry";
 
 /** The output formats of `secops drift`. */
 export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;

@@ -10,10 +10,10 @@
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import type { HvaRule } from "../client/types";
-import type { ResourceDefinition } from "../resources/definition";
-import { listObjects } from "../resources/listing";
-import { RESOURCES } from "../resources/registry";
-import { PENDING_ID_PREFIX } from "../resources/runtime";
+import type { ResourceDefinition } from "../resources/framework/definition";
+import { listObjects } from "../resources/framework/listing";
+import { RESOURCES } from "../resources/framework/registry";
+import { PENDING_ID_PREFIX } from "../resources/framework/runtime";
 import {
   adoptionNames,
   copiesOf,

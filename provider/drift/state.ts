@@ -1,12 +1,12 @@
 /**
  * What a stack manages, read from its state: a `pulumi stack export` document (Pulumi's deployment
- * format, version 3). Both front-ends' resources are recognised;
- * everything else in the state is skipped. Secret values arrive encrypted and are never needed: a
+ * format, version 3). Both front-ends' resources are recognised; everything else in the state is
+ * skipped. Secret values arrive encrypted and are never needed: a
  * resource is matched to the live object by its id, and an encrypted property is not compared.
  */
 import { readFileSync } from "node:fs";
-import { SIG_KEY, SIG_SECRET } from "../native/plugin/wire";
-import { resourceOf } from "../resources/registry";
+import { SECRET_SIG, SIG_KEY } from "../resources/framework/markers";
+import { resourceOf } from "../resources/framework/registry";
 
 /** The kind of a managed object: its resource definition's `name`. */
 export type ManagedKind = string;
@@ -27,7 +27,6 @@ export interface ManagedResource {
 /** Stands for a value `pulumi stack export` wrote encrypted. */
 export const ENCRYPTED = Symbol("encrypted");
 
-
 /** The kind of a resource type (native or dynamic), or undefined for a type the report does not cover. */
 export const kindOf = (type: unknown): ManagedKind | undefined =>
   typeof type === "string" ? resourceOf(type)?.definition.name : undefined;
@@ -40,7 +39,7 @@ function decode(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decode);
   if (value === null || typeof value !== "object") return value;
   const o = value as Record<string, unknown>;
-  if (o[SIG_KEY] === SIG_SECRET) {
+  if (o[SIG_KEY] === SECRET_SIG) {
     if (typeof o.plaintext !== "string") return ENCRYPTED;
     try {
       return decode(JSON.parse(o.plaintext));

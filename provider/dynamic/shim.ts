@@ -5,7 +5,7 @@
  *
  * Size: Pulumi wraps every serialized function in about 180 bytes of scaffolding, so seven methods
  * alone pass 2 KB. configure, check, create and read share one function that the implementation
- * routes by argument shapes (protocol v1, see `resources/shim-target.ts`); diff, update and delete,
+ * routes by argument shapes (protocol v1, see `resources/framework/shim-target.ts`); diff, update and delete,
  * whose shapes collide, keep their own. The result is about 1.5 KB (`npm run bench` prints it).
  */
 import type * as pulumi from "@pulumi/pulumi";

@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { Detection, SortDirection } from "../client/types";
-import type { FunctionDefinition } from "../resources/definition";
+import type { FunctionDefinition } from "../resources/framework/definition";
 import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** Arguments of {@link getCaseThreatIndicators}. */

@@ -1,7 +1,7 @@
 /** getIdentity: who the API key is, with its role. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Identity } from "../client/types";
-import type { FunctionDefinition } from "../resources/definition";
+import type { FunctionDefinition } from "../resources/framework/definition";
 import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** getIdentity, declared once (the schema and the native invoke are made of it). */

@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { IntegrationFilter } from "../client/types";
-import type { FunctionDefinition } from "../resources/definition";
+import type { FunctionDefinition } from "../resources/framework/definition";
 import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** The result of {@link getIntegrationCount}. */

@@ -2,7 +2,7 @@
  * Every data source the provider has, by its definition: what the plugin serves as invokes and what
  * `npm run build` writes into the package schema.
  */
-import type { FunctionDefinition } from "../resources/definition";
+import type { FunctionDefinition } from "../resources/framework/definition";
 import * as identity from "./get-identity";
 import * as integrationCount from "./get-integration-count";
 import * as caseThreatIndicators from "./get-case-threat-indicators";

@@ -14,7 +14,7 @@ import {
   definition as integrationCountDefinition,
   type IntegrationCountResult,
 } from "../functions/get-integration-count";
-import type { FunctionDefinition } from "../resources/definition";
+import type { FunctionDefinition } from "../resources/framework/definition";
 import type { InputFields } from "../functions/common";
 import type { Identity, IntegrationFilter } from "../client/types";
 

@@ -10,7 +10,7 @@
  * gives {@link UNKNOWN} instead, so one unknown value never stops a whole policy.
  */
 import type { PolicyProviderResource, PolicyResource } from "@pulumi/policy";
-import { dynamicType } from "../resources/definition";
+import { dynamicType } from "../resources/framework/definition";
 import { definition as ruleDefinition } from "../resources/hva-automation-rule";
 import { definition as userDefinition } from "../resources/directory-user-settings";
 

@@ -217,7 +217,7 @@ function exportedNames(file: string): string[] {
 
 test("the packed tarball installs, serializes a thin provider and runs through the host by name", async () => {
   const files: string[] = packed.files.map((f: { path: string }) => f.path);
-  expect(files).toContain("dist/resources/hva-automation-rule.js");
+  expect(files).toContain("dist/resources/hva-automation-rule/index.js");
   expect(files.some((f) => f.startsWith("provider/") || f.startsWith("tests/"))).toBe(false);
   // The offline runner is the repository's test rig, not part of the package.
   expect(files.filter((f) => /(^|\/)(testing|rig)\//.test(f))).toEqual([]);

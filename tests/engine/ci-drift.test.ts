@@ -12,7 +12,7 @@ import { LifecycleRunner, linkPackage } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
 const EXAMPLE = join(ROOT, "examples", "ci-drift");
-built("resources/hva-automation-rule.js");
+built("resources/hva-automation-rule/index.js");
 let sim: Simulator;
 let dir: string;
 let runner: LifecycleRunner;

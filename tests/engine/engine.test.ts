@@ -18,7 +18,7 @@ import {
 } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
-built("resources/hva-automation-rule.js");
+built("resources/hva-automation-rule/index.js");
 let sim: Simulator;
 let dir: string;
 const runners: LifecycleRunner[] = [];

@@ -11,7 +11,7 @@ import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { LifecycleRunner, linkPackage, StepFailedError } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 
-built("resources/hva-automation-rule.js");
+built("resources/hva-automation-rule/index.js");
 let sim: Simulator;
 let dir: string;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { intentDir } from "pulumi-secops/resources/intents";
+import { intentDir } from "../../provider/resources/hva-automation-rule/intents";
 import { provider as implementation } from "pulumi-secops/resources/hva-automation-rule";
 import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
 const provider = asHost(implementation);

@@ -356,7 +356,7 @@ describe("transport", () => {
 
 test("schema.json declares listInputs for each listable resource: the listing's query keys", () => {
   const { LISTABLE, listQueryKeys } =
-    require("../../provider/resources/listing") as typeof import("../../provider/resources/listing");
+    require("../../provider/resources/framework/listing") as typeof import("../../provider/resources/framework/listing");
   const schema = JSON.parse(require("node:fs").readFileSync(require.resolve("../../schema.json"), "utf8"));
   expect(LISTABLE).toEqual([HVA, USERS]);
   for (const token of LISTABLE) {

@@ -8,7 +8,7 @@ import Ajv2020 from "ajv/dist/2020";
 import * as pulumi from "@pulumi/pulumi";
 import * as native from "pulumi-secops/native";
 import { nativeResource } from "../../provider/native/plugin/resources";
-import { RESOURCES } from "../../provider/resources/registry";
+import { RESOURCES } from "../../provider/resources/framework/registry";
 import { NATIVE_FUNCTIONS } from "../../provider/native/plugin/invoke";
 import { CONFIG_PROPERTIES } from "../../provider/native/plugin/config-rpcs";
 import { allRegistered } from "../helpers/mocks";

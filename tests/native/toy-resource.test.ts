@@ -1,7 +1,8 @@
 /**
- * A third resource added as docs/adding-a-resource.md says: a definition and an implementation
- * (tests/fixtures/toy-resource.ts) and one registration. From them alone come its schema entry, its
- * SDK classes, its Check, its plugin RPCs (Check, Diff, Create, Read, List) and its drift report.
+ * A third resource added as docs/adding-a-resource.md says, over a route the client and the simulator
+ * already serve: a definition and an implementation (tests/fixtures/toy-resource.ts) and one
+ * registration. From them alone come its schema entry, its SDK classes, its Check, its plugin RPCs
+ * (Check, Diff, Create, Read, import, List) and its drift report, through the client and the simulator.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,28 +12,36 @@ import * as ts from "typescript";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { driftReport, formatDrift } from "pulumi-secops/drift";
-import { dynamicClass, nativeClass, resourceSchema } from "../../provider/resources/codegen";
-import { checkInputs, type ResourceDefinition } from "../../provider/resources/definition";
-import { RESOURCES, type RegisteredResource } from "../../provider/resources/registry";
-import { listPage } from "../../provider/resources/listing";
+import {
+  argsModule,
+  dynamicClass,
+  nativeClass,
+  resourceSchema,
+} from "../../provider/resources/framework/codegen";
+import { checkInputs, type ResourceDefinition } from "../../provider/resources/framework/definition";
+import { RESOURCES, type RegisteredResource } from "../../provider/resources/framework/registry";
+import { listPage } from "../../provider/resources/framework/listing";
 import { ProviderInstance } from "../../provider/native/plugin/instance";
 import * as rpc from "../../provider/native/plugin/resource-rpcs";
 import { fromStruct, proto, toStruct } from "../../provider/native/plugin/proto";
 import { ROOT } from "../helpers/spawn";
-import { TOY_OBJECTS, ToyLabelImpl, definition } from "../fixtures/toy-resource";
+import { ToyWelcomeImpl, definition } from "../fixtures/toy-resource";
 
 const toy = definition as unknown as ResourceDefinition<never>;
-const URN = "urn:pulumi:dev::toy::secops:index:ToyLabel::blue";
+const URN = "urn:pulumi:dev::toy::secops:index:ToyWelcome::ada";
 let sim: Simulator;
 let instance: ProviderInstance;
+/** A directory user of team-client-1 (the key's team), the toy's object. */
+let user: string;
 
 beforeAll(async () => {
-  // The one registration line (resources/registry.ts), made here so the toy is never shipped.
-  const registered: RegisteredResource = { definition: toy, make: (ctx) => new ToyLabelImpl(ctx) };
+  // The one registration line (resources/framework/registry.ts), made here so the toy is never shipped.
+  const registered: RegisteredResource = { definition: toy, make: (ctx) => new ToyWelcomeImpl(ctx) as never };
   (RESOURCES as RegisteredResource[]).push(registered);
   sim = await createSimulator({ seed: 5 });
   instance = new ProviderInstance(() => undefined);
   instance.configure({ apiKey: sim.apiKeys.client1Admin, baseUrl: sim.url }, () => undefined);
+  user = String((await sim.control.state()).users.find((u) => u.teamId === "team-client-1")!.id);
 });
 afterAll(async () => {
   (RESOURCES as RegisteredResource[]).splice(
@@ -52,9 +61,9 @@ test("schema: its entry makes a package Pulumi's metaschema accepts", () => {
   const validate = new Ajv2020({ strict: false, allErrors: true, logger: false }).compile(metaschema);
   expect(validate(schema)).toBe(true);
   expect(schema.resources[toy.token]).toMatchObject({
-    requiredInputs: ["label"],
-    inputProperties: { label: { type: "string", replaceOnChanges: true } },
-    listInputs: { properties: { active: { type: "boolean" } } },
+    requiredInputs: ["userId"],
+    inputProperties: { userId: { type: "string", replaceOnChanges: true } },
+    listInputs: { properties: { welcome: { type: "boolean" } } },
   });
 });
 
@@ -75,6 +84,9 @@ function typeErrors(files: Record<string, string>): string[] {
   host.readFile = (f) => files[f] ?? read(f);
   const exists = host.fileExists.bind(host);
   host.fileExists = (f) => f in files || exists(f);
+  const dirExists = host.directoryExists?.bind(host);
+  host.directoryExists = (d) =>
+    Object.keys(files).some((f) => f.startsWith(`${d}/`)) || (dirExists?.(d) ?? true);
   const program = ts.createProgram(Object.keys(files), options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
@@ -103,8 +115,9 @@ test("SDK: the generated native and dynamic classes type-check; the native one r
   expect(native.split("\n")[0]).toMatch(/generated .* do not edit/);
   expect(
     typeErrors({
-      [join(ROOT, "provider/native/toy-label.ts")]: native,
-      [join(ROOT, "provider/dynamic/toy-label.ts")]: dynamic,
+      [join(ROOT, "provider/native/toy-welcome.ts")]: native,
+      [join(ROOT, "provider/dynamic/toy-welcome.ts")]: dynamic,
+      [join(ROOT, "provider/resources/toy-welcome/args.ts")]: argsModule(toy),
     }),
   ).toEqual([]);
   const registered: Array<{ type: string; inputs: Record<string, unknown> }> = [];
@@ -115,25 +128,28 @@ test("SDK: the generated native and dynamic classes type-check; the native one r
     },
     call: () => ({}),
   });
-  const { ToyLabel } = loadNative(native);
-  expect(() => new ToyLabel("x", { labl: "blue" })).toThrow(
-    "labl is not an argument of secops.ToyLabel; did you mean label?",
+  expect(dynamic).toContain('shim("pulumi-secops/resources/toy-welcome")');
+  const { ToyWelcome } = loadNative(native);
+  expect(() => new ToyWelcome("x", { userid: "du-1" })).toThrow(
+    "userid is not an argument of secops.ToyWelcome; did you mean userId?",
   );
-  expect(() => new ToyLabel("x", {})).toThrow(`Missing required property 'label' of secops.ToyLabel "x"`);
-  new ToyLabel("blue", { label: "blue" });
+  expect(() => new ToyWelcome("x", {})).toThrow(
+    `Missing required property 'userId' of secops.ToyWelcome "x"`,
+  );
+  new ToyWelcome("ada", { userId: "du-1" });
   await new Promise((r) => setImmediate(r));
-  expect(registered).toEqual([{ type: "secops:index:ToyLabel", inputs: { label: "blue" } }]);
+  expect(registered).toEqual([{ type: "secops:index:ToyWelcome", inputs: { userId: "du-1" } }]);
 });
 
 test("Check: its own rules and messages, from the definition", () => {
-  expect(checkInputs(toy, { label: "blue" })).toEqual({
-    inputs: { label: "blue", active: true },
+  expect(checkInputs(toy, { userId: "du-1" })).toEqual({
+    inputs: { userId: "du-1", welcome: true },
     failures: [],
   });
-  expect(checkInputs(toy, { labl: "x", active: "yes", label: "a".repeat(17) }).failures).toEqual([
-    { property: "labl", reason: "labl is not an input of ToyLabel; did you mean label?" },
-    { property: "label", reason: "label is 17 characters long; the limit is 16" },
-    { property: "active", reason: "active must be a boolean" },
+  expect(checkInputs(toy, { usrId: "x", welcome: "yes", userId: "a".repeat(65) }).failures).toEqual([
+    { property: "usrId", reason: "usrId is not an input of ToyWelcome; did you mean userId?" },
+    { property: "userId", reason: "userId is 65 characters long; the limit is 64" },
+    { property: "welcome", reason: "welcome must be a boolean" },
   ]);
 });
 
@@ -145,48 +161,44 @@ function req<T>(Type: new () => T, fields: Record<string, unknown>): T {
   return m as T;
 }
 
-test("plugin: the plugin's Check, Diff, Create and Read handlers, and its listing, serve the toy", async () => {
+test("plugin: Check, Create, Diff, Read (import) and List serve the toy, with what the definition derives", async () => {
   const { provider } = proto();
   const checked = await rpc.check(
     instance,
-    req(provider.CheckRequest, { urn: URN, olds: {}, news: { label: "blue" } }),
+    req(provider.CheckRequest, { urn: URN, olds: {}, news: { userId: user } }),
   );
   expect(checked.getFailuresList()).toEqual([]);
   const inputs = fromStruct(checked.getInputs());
+  expect(inputs).toEqual({ userId: user, welcome: true });
   const made = await rpc.create(instance, req(provider.CreateRequest, { urn: URN, properties: inputs }));
-  const id = made.getId();
-  expect(TOY_OBJECTS.get(id)).toMatchObject({ label: "blue", active: true, teamId: "team-client-1" });
-  const diff: providerPb.DiffResponse = await rpc.diff(
-    instance,
-    req(provider.DiffRequest, {
-      id,
-      urn: URN,
-      olds: fromStruct(made.getProperties()),
-      news: { ...inputs, label: "red" },
-    }),
+  expect(made.getId()).toBe(user);
+  // The outputs come from the API's object by the definition's `api` names (id, needsChatOpsWelcome).
+  const state = fromStruct(made.getProperties());
+  expect(state).toEqual({ userId: user, welcome: true, teamId: "team-client-1" });
+  const diff = (news: Record<string, unknown>): Promise<providerPb.DiffResponse> =>
+    rpc.diff(instance, req(provider.DiffRequest, { id: user, urn: URN, olds: state, news }));
+  expect((await diff({ ...inputs, userId: "du-other" })).getReplacesList()).toEqual(["userId"]);
+  expect((await diff({ ...inputs, welcome: false })).getChanges()).toBe(
+    provider.DiffResponse.DiffChanges.DIFF_SOME,
   );
-  expect(diff.getReplacesList()).toEqual(["label"]);
-  const imported = await rpc.read(instance, req(provider.ReadRequest, { id, urn: URN }));
-  expect(fromStruct(imported.getInputs())).toEqual({ label: "blue", active: true });
+  expect((await diff(inputs)).getChanges()).toBe(provider.DiffResponse.DiffChanges.DIFF_NONE);
+  // Import: the inputs that are outputs read from the API, at their current values.
+  const imported = await rpc.read(instance, req(provider.ReadRequest, { id: user, urn: URN }));
+  expect(fromStruct(imported.getInputs())).toEqual({ userId: user, welcome: true });
   const client = await instance.client();
-  const page = await listPage(client, {
-    token: toy.token,
-    query: { active: true },
-    limit: 0,
-    pageSize: 0,
-    continuation: "",
-  });
-  expect(page.results).toEqual([{ id, name: "blue" }]);
+  const query = { token: toy.token, query: { welcome: true }, limit: 0, pageSize: 0, continuation: "" };
+  const page = await listPage(client, query);
+  expect(page.results.map((r) => r.id)).toContain(user);
 });
 
 test("drift: a toy changed out of band is reported with its definition's fields and advice", async () => {
-  const id = [...TOY_OBJECTS.keys()][0];
-  TOY_OBJECTS.get(id)!.active = false;
+  const id = user;
+  await sim.control.patchUser(id, { needsChatOpsWelcome: false });
   const report = await driftReport(
-    [{ kind: "ToyLabel", urn: URN, id, teamId: "team-client-1", outputs: { label: "blue", active: true } }],
+    [{ kind: "ToyWelcome", urn: URN, id, teamId: "team-client-1", outputs: { userId: id, welcome: true } }],
     { baseUrl: sim.url, keys: [{ name: "C1_KEY", key: sim.apiKeys.client1Admin }] },
   );
   const team = report.teams.find((t) => t.teamId === "team-client-1")!;
-  expect(team.drifted).toEqual([{ id, urn: URN, fields: { active: { state: true, live: false } } }]);
+  expect(team.drifted).toEqual([{ id, urn: URN, fields: { welcome: { state: true, live: false } } }]);
   expect(formatDrift(report, "table")).toContain("pulumi up --refresh sets it back");
 });

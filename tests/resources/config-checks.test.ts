@@ -5,7 +5,7 @@
  * nothing is sent.
  */
 import { HvaAutomationRuleImpl } from "pulumi-secops/resources/hva-automation-rule";
-import { dynamicImplementation } from "pulumi-secops/resources/shim-target";
+import { dynamicImplementation } from "../../provider/resources/framework/shim-target";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
 

@@ -3,7 +3,7 @@ import {
   HvaAutomationRuleImpl,
   provider as implementation,
 } from "pulumi-secops/resources/hva-automation-rule";
-import { dynamicImplementation } from "pulumi-secops/resources/shim-target";
+import { dynamicImplementation } from "../../provider/resources/framework/shim-target";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
 const provider = asHost(implementation);
@@ -227,7 +227,7 @@ describe("assumed routes available", () => {
     await bound.route({ field: "name" });
     await bound.route("id-1", { field: "name" });
     await bound.route({}, { field: "name" });
-    // check also gets the URN the dynamic classes send (undefined here): see resources/declarations.ts.
+    // check also gets the URN the dynamic classes send (undefined here): see resources/framework/declarations.ts.
     expect(calls).toEqual(["configure:1", "create:1", "read:2", "check:3"]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { replayJournal } from "./journal";
-import { PENDING_ID_PREFIX } from "../../provider/resources/runtime";
+import { PENDING_ID_PREFIX } from "../../provider/resources/framework/runtime";
 import type { ProviderProcess } from "./host";
 import { loadResource, storeResource, type State, type StateResource, type StoredState } from "./records";
 

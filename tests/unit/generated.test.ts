@@ -27,6 +27,8 @@ const GENERATED = [
   "provider/dynamic/index.ts",
   "provider/dynamic/hva-automation-rule.ts",
   "provider/dynamic/directory-user-settings.ts",
+  "provider/resources/hva-automation-rule/args.ts",
+  "provider/resources/directory-user-settings/args.ts",
   "docs/resource-reference.md",
   "provider/client/api-types.ts",
 ];

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { IntentJournal } from "../../provider/resources/intents";
+import { IntentJournal } from "../../provider/resources/hva-automation-rule/intents";
 
 const TEAM = "team-a";
 const RULE = { field: "name", search: "dc-*" };

@@ -13,7 +13,7 @@ import {
   type ConnectionOptions,
   type ConnectionSettings,
 } from "../../config";
-import type { ResourceContext, ResourceImplementation } from "../../resources/context";
+import type { ResourceContext, ResourceImplementation } from "../../resources/framework/context";
 import { nativeResource, type Bag } from "./resources";
 
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */

@@ -1,13 +1,13 @@
 /**
  * List (server streaming): the objects of the provider's team of one resource type, a page per call,
  * as `pulumi do <token> list` asks for them. The listing itself is the one `secops drift` and
- * `secops hva export` use (resources/listing.ts). A query holding an unknown value (a preview's
+ * `secops hva export` use (resources/framework/listing.ts). A query holding an unknown value (a preview's
  * computed input) answers a single `Computed`; an unknown query key, a negative limit, a key the API
  * refuses or a role without access fail the call: never an empty list.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { checkListRequest, listPage, type ListPageRequest } from "../../resources/listing";
+import { checkListRequest, listPage, type ListPageRequest } from "../../resources/framework/listing";
 import { runCall, type CallError, type Message } from "./call";
 import type { ProviderInstance } from "./instance";
 import { fromStruct, proto } from "./proto";

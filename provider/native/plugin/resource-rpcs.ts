@@ -11,7 +11,7 @@ import { hideInErrors, type ProviderInstance } from "./instance";
 import { diffResponse } from "./diff";
 import { RpcFailure } from "./errors";
 import { fromStruct, messages, toStruct } from "./messages";
-import { outputOnlyGiven } from "../../resources/definition";
+import { outputOnlyGiven } from "../../resources/framework/definition";
 import { nativeResource, typeOfUrn, type Bag, type NativeResource } from "./resources";
 import { unwrap, wrap, UNKNOWN } from "./wire";
 

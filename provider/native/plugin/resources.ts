@@ -1,12 +1,12 @@
 /**
- * The native front-end's table of resources, made from the definitions (resources/registry.ts): token,
+ * The native front-end's table of resources, made from the definitions (resources/framework/registry.ts): token,
  * the shared implementation, and the property names and defaults the plugin's RPCs need.
  */
-import type { ResourceContext, ResourceImplementation } from "../../resources/context";
-import { defaultsOf, type Bag, type ResourceDefinition } from "../../resources/definition";
-import { RESOURCES } from "../../resources/registry";
+import type { ResourceContext, ResourceImplementation } from "../../resources/framework/context";
+import { defaultsOf, type Bag, type ResourceDefinition } from "../../resources/framework/definition";
+import { RESOURCES } from "../../resources/framework/registry";
 
-export type { Bag } from "../../resources/definition";
+export type { Bag } from "../../resources/framework/definition";
 
 /** One native resource type. */
 export interface NativeResource {

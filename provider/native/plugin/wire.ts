@@ -3,27 +3,18 @@
  * acceptSecrets), unknowns during preview are a fixed string. Implementations see plain values; what
  * arrived secret is wrapped again in what goes back, so a secret input stays secret in state.
  */
-import type * as sdk from "@pulumi/pulumi/runtime/rpc";
-
-/**
- * The signature key and value of a secret (Pulumi's `sig.Secret`), typed by @pulumi/pulumi's own
- * constants (`runtime/rpc`): a value that differs from the SDK's does not compile. Only their types
- * are imported: that module is the program SDK (about 180 modules, 90 ms more at start than the
- * stubs), which the plugin bundle must not reach.
- */
-export const SIG_KEY: typeof sdk.specialSigKey = "4dabf18193072939515e22adb298388d";
-export const SIG_SECRET: typeof sdk.specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";
+import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../../resources/framework/markers";
 
 /** The value the engine sends for an input that is unknown during preview. */
-export { UNKNOWN } from "../../resources/definition";
+export { UNKNOWN };
 
 /** True for a secret signature object. */
 export function isSecret(v: unknown): v is { value: unknown } {
-  return v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SIG_SECRET;
+  return v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 }
 
 /** A value wrapped as a secret. */
-export const secretOf = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SIG_SECRET, value });
+export const secretOf = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SECRET_SIG, value });
 
 /** Plain values, and the top-level properties that held a secret anywhere inside. */
 export interface Unwrapped {

@@ -2,14 +2,17 @@
  * Machinery shared by every resource implementation: pending ids, Pulumi's partial-failure error,
  * the team check and the 403 explanation (checks come from the definitions: ./definition.ts).
  */
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsError, SecOpsSafetyError, isSecOpsError } from "../client/errors";
-import { roles } from "../client/routes";
-import { UNKNOWN } from "./definition";
-
-/** The properties of `o` that hold a value (neither undefined nor null). */
-export const definedOnly = (o: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
+import type { SecOpsClient } from "../../client/client";
+import {
+  ErrorCodes,
+  SecOpsApiError,
+  SecOpsError,
+  SecOpsSafetyError,
+  isSecOpsError,
+} from "../../client/errors";
+import { roles } from "../../client/routes";
+import type { ResourceContext } from "./context";
+import { UNKNOWN } from "./markers";
 
 /** True when a preview input is not known yet. */
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
@@ -96,4 +99,15 @@ export async function assertTeam(client: SecOpsClient, recorded: unknown, what: 
     ErrorCodes.WRONG_TEAM,
     `${what} belongs to team ${recorded}, but this provider's API key is for team ${team}; nothing was sent. Configure the provider of this resource with a key of team ${recorded} (to move the object to team ${team}, create it there and delete it with team ${recorded}'s key)`,
   );
+}
+
+/**
+ * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had;
+ * when it cannot, the operation that follows checks it before sending anything.
+ */
+export async function sameTeamIfKnown(ctx: ResourceContext, recorded: unknown, what: string): Promise<void> {
+  if (typeof recorded !== "string" || recorded === "") return;
+  const client = await ctx.client().catch(() => undefined);
+  const team = client && (await teamOf(client).catch(() => undefined));
+  if (team !== undefined && client) await assertTeam(client, recorded, what);
 }

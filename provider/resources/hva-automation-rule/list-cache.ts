@@ -5,9 +5,9 @@
  * with, a delete removes it), so a read never returns what this process changed and reads between
  * writes need no new list; a write whose outcome is unknown drops the list instead.
  */
-import type { SecOpsClient } from "../client/client";
-import { shared } from "../client/cancellation";
-import type { HvaRule } from "../client/types";
+import type { SecOpsClient } from "../../client/client";
+import { shared } from "../../client/cancellation";
+import type { HvaRule } from "../../client/types";
 
 /** How long one list serves reads (a refresh's reads arrive as a burst). */
 const LIST_WINDOW_MS = 5_000;

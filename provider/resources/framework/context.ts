@@ -5,7 +5,7 @@
  * client, a cache or a warning.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
+import type { SecOpsClient } from "../../client/client";
 
 /** One provider instance as a resource implementation sees it. */
 export interface ResourceContext {

@@ -1,5 +1,5 @@
 /** Small concurrency helpers of the resource implementations. */
-import { shared } from "../client/cancellation";
+import { shared } from "../../client/cancellation";
 
 /**
  * Runs tasks with the same key one after another (different keys run side by side). Two creates of

@@ -49,15 +49,18 @@ export class Declarations {
   }
 }
 
-/** The check's failures with a duplicate declaration's added (nothing is recorded when they fail). */
-export function declaredOnce(
+/**
+ * A check's result, refused with `duplicate`'s failure when another resource of the provider already
+ * declares the object `key` (undefined: not known yet). A check that failed records nothing.
+ */
+export function declaredOnce<R extends { failures?: readonly CheckFailure[] }>(
   declarations: Declarations,
+  checked: R,
   key: string | undefined,
   urn: string | undefined,
-  failures: readonly CheckFailure[] | undefined,
   duplicate: (other: string) => CheckFailure,
-): CheckFailure[] | undefined {
-  if (failures?.length || key === undefined) return failures?.length ? [...failures] : undefined;
+): R {
+  if (checked.failures?.length || key === undefined) return checked;
   const other = declarations.declare(key, urn);
-  return other === undefined ? undefined : [duplicate(other)];
+  return other === undefined ? checked : { ...checked, failures: [duplicate(other)] };
 }

@@ -4,114 +4,30 @@
  * both front-ends (`dynamic/` and `native/`). `provider` is what the dynamic shim loads.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../client/errors";
-import type { HvaRule } from "../client/types";
-import type { ResourceContext, ResourceImplementation } from "./context";
-import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
-import { globRegExp } from "./glob";
-import { ruleName } from "./names";
+import type { SecOpsClient } from "../../client/client";
+import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
+import type { HvaRule } from "../../client/types";
+import type { ResourceContext, ResourceImplementation } from "../framework/context";
+import { checkResult, diffInputs } from "../framework/definition";
 import {
   assertTeam,
   cannotImport,
-  definedOnly,
   explainForbidden,
   isPendingId,
   isUnknown,
+  sameTeamIfKnown,
   teamOf,
-} from "./runtime";
-import { dynamicImplementation } from "./shim-target";
-import { RuleListCache, ruleOf, writing, type RuleChange } from "./hva-list-cache";
-import { createRule, outputs } from "./hva-create";
-import { held, removePendingCreate } from "./hva-settle";
+} from "../framework/runtime";
+import { dynamicImplementation } from "../framework/shim-target";
+import { RuleListCache, ruleOf, writing, type RuleChange } from "./list-cache";
+import { createRule, outputs } from "./create";
+import { held, removePendingCreate } from "./settle";
 import { intentJournal } from "./intents";
 import { FreshLoad, KeyedLock } from "./serial";
-import { Declarations, declaredOnce } from "./declarations";
-import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
+import { Declarations, declaredOnce } from "../framework/declarations";
+import { definition, type HvaRuleInputs, type HvaRuleOutputs } from "./definition";
 
-export type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
-
-/** HvaAutomationRule, declared once (see ./definition.ts for what is made of it). */
-export const definition: ResourceDefinition<HvaRule> = {
-  name: "HvaAutomationRule",
-  token: "secops:index:HvaAutomationRule",
-  module: "hva-automation-rule",
-  description:
-    "A high-value-asset automation rule: endpoints whose `field` matches `search` are high-value assets.",
-  id: "The rule id. Adopt an existing rule with the `import` option or `pulumi import secops:index:HvaAutomationRule <name> <rule id>`.",
-  example: `HvaAutomationRule("domain-controllers", { field: "name", search: "dc-*" })`,
-  inputs: {
-    field: {
-      type: "string",
-      required: true,
-      maxLength: 256,
-      replaceOnChange: true,
-      description:
-        "The field the rule searches: `name` is the value the spec shows; others are passed through. Changing it replaces the rule.",
-    },
-    search: {
-      type: "string",
-      required: true,
-      maxLength: 4096,
-      replaceOnChange: true,
-      description: "The search text matched against `field` (e.g. `dc-*`). Changing it replaces the rule.",
-    },
-    enabled: {
-      type: "boolean",
-      default: true,
-      description: "Whether the rule is enabled. Default true. Changed in place.",
-    },
-    adoptExisting: {
-      type: "boolean",
-      default: false,
-      description:
-        "Take over an existing rule with the same field and search instead of creating a second one. Default false. Needs the (assumed) list route.",
-    },
-  },
-  outputs: {
-    field: { type: "string", required: true, description: "The searched field." },
-    search: { type: "string", required: true, description: "The search text." },
-    enabled: { type: "boolean", required: true, description: "Whether the rule is enabled." },
-    teamId: { type: "string", required: true, description: "The team that owns the rule." },
-    disabledAt: {
-      type: "string",
-      description:
-        "When this provider disabled the rule (ISO 8601: set by the create or update that leaves it disabled), kept while it stays disabled; absent while it is enabled. The API records no such time; policy packs read it (secops-disabled-rule-age).",
-    },
-  },
-  importInputs: (o) => definedOnly({ field: o.field, search: o.search, enabled: o.enabled }),
-  read: async (client, id) => {
-    const rule = await client.getHvaRule(id);
-    if (!rule) throw new SecOpsApiError(ErrorCodes.NOT_FOUND, `HVA rule ${id} not found`);
-    return rule;
-  },
-  list: {
-    query: {
-      field: { type: "string", description: "Only the rules matching on this field (e.g. `name`)." },
-      enabled: { type: "boolean", description: "Only the enabled (true) or the disabled (false) rules." },
-      search: {
-        type: "string",
-        description: "A glob over each rule's search text: `*` any characters, `?` one (`dc-*`).",
-      },
-    },
-    fetch: (client) => client.listHvaRules(),
-    nameOf: ruleName,
-    matches: (rule, q) =>
-      (q.field === undefined || (rule.searchField ?? "name") === q.field) &&
-      (q.enabled === undefined || (rule.enabled !== false) === q.enabled) &&
-      (q.search === undefined || globRegExp(String(q.search)).test(rule.search ?? "")),
-  },
-  drift: {
-    live: "list",
-    fields: { field: (r) => r.searchField, search: (r) => r.search, enabled: (r) => r.enabled },
-    unmanaged: true,
-    advice: {
-      drifted:
-        "pulumi up --refresh puts the declared values back (a changed field or search replaces the rule)",
-      deleted: "pulumi up --refresh creates it again (a plain up does not see that it is gone)",
-    },
-  },
-};
+export { definition, type HvaRuleInputs, type HvaRuleOutputs } from "./definition";
 
 /**
  * The outputs with `disabledAt`: kept from `before` while the rule stays disabled, absent while it is
@@ -139,14 +55,6 @@ export const duplicateRuleReason = (other: string, field: string, search: string
   `by ${other} under the same secops provider: a rule held by two resources is deleted under one of ` +
   "them when the other goes. Declare each rule once (a renamed resource keeps its rule with the " +
   "aliases option: aliases: [its old URN])";
-
-/** Checks inputs without network: one failure per problem, named by property. */
-export async function checkHvaRule(news: unknown): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
-  const { inputs, failures } = checkInputs(definition, news);
-  return failures.length
-    ? { inputs: inputs as unknown as HvaRuleInputs, failures }
-    : { inputs: inputs as unknown as HvaRuleInputs };
-}
 
 /**
  * The implementation for one provider instance: its list cache and its record of claimed rules are
@@ -176,27 +84,23 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     news: unknown,
     urn = this.ctx.urn?.(),
   ): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
-    const checked = await checkHvaRule(news);
+    const checked = checkResult<HvaRuleInputs>(definition, news);
     const { field, search } = checked.inputs ?? {};
     const known =
       typeof field === "string" && typeof search === "string" && !isUnknown(field) && !isUnknown(search);
     const key = known ? ruleKey(field, search) : undefined;
-    const refused = declaredOnce(this.#declared, key, urn, checked.failures, (other) => ({
+    return declaredOnce(this.#declared, checked, key, urn, (other) => ({
       property: "search",
       reason: duplicateRuleReason(other, field!, search!),
     }));
-    return refused ? { ...checked, failures: refused } : checked;
   }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
-    await this.sameTeamIfKnown(id, olds);
+    await sameTeamIfKnown(this.ctx, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
-    const replaces = replacedBy(definition, olds as never, news as never);
-    const enabled = news.enabled ?? true;
-    const changes = replaces.length > 0 || isUnknown(enabled) || olds.enabled !== enabled;
-    return { changes, replaces, deleteBeforeReplace: false };
+    return diffInputs(definition, olds, news);
   }
 
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
@@ -240,16 +144,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       this.#takenOver.set(id, this.ctx.urn?.());
       intentJournal().markTakenOver(await teamOf(client), id);
     }
+    const found = (rule: HvaRule) => ({
+      id,
+      props: disabledSince(outputs(rule, props ?? { field: "", search: "", enabled: true }), props, false),
+    });
     const listed = (await this.#listCache.rules(client))?.get(id);
-    if (listed)
-      return {
-        id,
-        props: disabledSince(
-          outputs(listed, props ?? { field: "", search: "", enabled: true }),
-          props,
-          false,
-        ),
-      };
+    if (listed) return found(listed);
     // Not in the list (or no list): a GET tells "deleted" from "not listed".
     let rule: HvaRule | undefined;
     try {
@@ -263,11 +163,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       );
       return { id, props };
     }
-    if (!rule) return {};
-    return {
-      id,
-      props: disabledSince(outputs(rule, props ?? { field: "", search: "", enabled: true }), props, false),
-    };
+    return rule ? found(rule) : {};
   }
 
   async update(
@@ -350,17 +246,6 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       );
       return released(false);
     }
-  }
-
-  /**
-   * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had;
-   * when it cannot, the operation that follows checks it before sending anything.
-   */
-  private async sameTeamIfKnown(id: string, olds: HvaRuleOutputs): Promise<void> {
-    if (typeof olds?.teamId !== "string" || olds.teamId === "") return;
-    const client = await this.ctx.client().catch(() => undefined);
-    const team = client && (await teamOf(client).catch(() => undefined));
-    if (team !== undefined && client) await assertTeam(client, olds.teamId, `HVA rule ${id}`);
   }
 }
 

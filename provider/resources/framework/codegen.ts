@@ -112,13 +112,27 @@ function docBody(text: string): string {
   return block.includes("\n") ? block.split("\n").slice(1, -1).join("\n") : ` * ${block.slice(4, -3)}`;
 }
 
-/** The Args interface both front-ends declare (`pulumi.Input` fields with the inputs' docs). */
-function argsInterface<T extends { id: string }>(def: ResourceDefinition<T>): string {
+/**
+ * The Args interface both front-ends export (`pulumi.Input` fields with the inputs' docs), written
+ * once beside the resource (`resources/<name>/args.ts`): below both front-ends, which import it.
+ */
+export function argsModule<T extends { id: string }>(def: ResourceDefinition<T>): string {
   const fields = Object.entries(def.inputs).map(
     ([k, s]) => `${doc(s.description, "  ")}\n  ${k}${s.required ? "" : "?"}: pulumi.Input<${tsType(s)}>;`,
   );
-  return `/** The arguments of ${def.name}. */\nexport interface ${def.name}Args {\n${fields.join("\n")}\n}`;
+  return `// ${GENERATED}
+import type * as pulumi from "@pulumi/pulumi";
+
+/** The arguments of ${def.name}. */
+export interface ${def.name}Args {\n${fields.join("\n")}\n}
+`;
 }
+
+/** A front-end's import and re-export of the resource's Args. */
+const argsImport = <T extends { id: string }>(def: ResourceDefinition<T>) =>
+  `import type { ${def.name}Args } from "../resources/${fileNameOf(def.name)}/args";
+
+export type { ${def.name}Args };`;
 
 /** `declare readonly` output fields with their docs. */
 function outputFields<T extends { id: string }>(def: ResourceDefinition<T>, optionalMark: boolean): string {
@@ -142,8 +156,7 @@ export function nativeClass<T extends { id: string }>(def: ResourceDefinition<T>
   return `// ${GENERATED}
 import * as pulumi from "@pulumi/pulumi";
 import { argNames, requireInputs, withDefaults, type ResourceArgsSpec } from "./utilities";
-
-${argsInterface(def)}
+${argsImport(def)}
 
 /** The arguments the constructor knows and requires (an unknown name is refused, never dropped). */
 const ARGS: ResourceArgsSpec = {
@@ -194,11 +207,10 @@ export function dynamicClass<T extends { id: string }>(def: ResourceDefinition<T
   return `// ${GENERATED}
 import * as pulumi from "@pulumi/pulumi";
 import { shim } from "./shim";
-
-${argsInterface(def)}
+${argsImport(def)}
 
 /** The serialized provider: loads the implementation by the package's own name. */
-export const ${lowerFirst(def.name)}Provider = shim("pulumi-secops/resources/${def.module}");
+export const ${lowerFirst(def.name)}Provider = shim("pulumi-secops/resources/${fileNameOf(def.name)}");
 
 /**
 ${docBody(`${def.description} The resource id is ${lowerFirst(def.id)}`)}

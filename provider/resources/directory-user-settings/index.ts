@@ -4,66 +4,46 @@
  * both front-ends (`dynamic/` and `native/`); `provider` is what the dynamic shim loads.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../client/errors";
-import { isDotSegment } from "../client/ids";
-import type { DirectoryUser } from "../client/types";
-import type { ResourceContext, ResourceImplementation } from "./context";
-import { checkInputs, replacedBy, type ResourceDefinition } from "./definition";
-import { slug } from "./names";
+import type { SecOpsClient } from "../../client/client";
+import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
+import type { DirectoryUser } from "../../client/types";
+import type { ResourceContext, ResourceImplementation } from "../framework/context";
+import { checkResult, diffInputs, fromApi } from "../framework/definition";
 import {
   assertTeam,
   cannotImport,
-  definedOnly,
   explainForbidden,
   isPendingId,
   isUnknown,
-  teamOf,
-} from "./runtime";
-import { Declarations, declaredOnce } from "./declarations";
-import { dynamicImplementation } from "./shim-target";
+  sameTeamIfKnown,
+} from "../framework/runtime";
+import { Declarations, declaredOnce } from "../framework/declarations";
+import { dynamicImplementation } from "../framework/shim-target";
+import {
+  definition,
+  USER_FLAGS,
+  type DirectoryUserSettingsInputs,
+  type DirectoryUserSettingsOutputs,
+  type UserFlag,
+} from "./definition";
 
-/** The flags this resource can manage. */
-export const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;
-/** One managed flag. */
-export type UserFlag = (typeof USER_FLAGS)[number];
-
-/** Inputs after check. */
-export interface DirectoryUserSettingsInputs extends Partial<Record<UserFlag, boolean>> {
-  directoryUserId: string;
-  restoreOnDelete: boolean;
-}
-
-/** Outputs stored in state. `previousValues` has one key per managed flag (null: not readable). */
-export interface DirectoryUserSettingsOutputs extends Record<UserFlag, boolean | null> {
-  directoryUserId: string;
-  email: string | null;
-  displayName: string | null;
-  teamId: string | null;
-  previousValues: Partial<Record<UserFlag, boolean | null>>;
-  restoreOnDelete: boolean;
-}
+export {
+  definition,
+  USER_FLAGS,
+  type DirectoryUserSettingsInputs,
+  type DirectoryUserSettingsOutputs,
+  type UserFlag,
+} from "./definition";
 
 const managed = (inputs: Partial<Record<UserFlag, unknown>>) =>
   USER_FLAGS.filter((f) => inputs[f] !== undefined && inputs[f] !== null);
 
-function outputs(
+/** The outputs: the user's values as the API answered them, and what this resource keeps itself. */
+const outputs = (
   user: DirectoryUser,
   previousValues: DirectoryUserSettingsOutputs["previousValues"],
   restoreOnDelete: boolean,
-): DirectoryUserSettingsOutputs {
-  return {
-    directoryUserId: user.id,
-    needsChatOpsWelcome: user.needsChatOpsWelcome ?? null,
-    chatOpsOnboardingUser: user.chatOpsOnboardingUser ?? null,
-    credentialsExposed: user.credentialsExposed ?? null,
-    email: user.email ?? null,
-    displayName: user.displayName ?? null,
-    teamId: user.teamId ?? null,
-    previousValues,
-    restoreOnDelete,
-  };
-}
+): DirectoryUserSettingsOutputs => ({ ...fromApi(definition, user), previousValues, restoreOnDelete });
 
 /** Reads the user, or undefined when this API offers no read route (strict-spec). */
 async function readUser(client: SecOpsClient, id: string): Promise<DirectoryUser | undefined> {
@@ -90,120 +70,12 @@ async function patch(
 const pick = (from: Partial<Record<UserFlag, unknown>>, flags: readonly UserFlag[]) =>
   Object.fromEntries(flags.map((f) => [f, from[f]])) as Partial<Record<UserFlag, boolean>>;
 
-/** DirectoryUserSettings, declared once (see ./definition.ts for what is made of it). */
-export const definition: ResourceDefinition<DirectoryUser> = {
-  name: "DirectoryUserSettings",
-  token: "secops:index:DirectoryUserSettings",
-  module: "directory-user-settings",
-  description:
-    "The managed flags of one directory user (any subset of the three; at least one). Only the flags set are managed: an unset flag is never written and never diffed.",
-  id: "The directory user's id. An import (the `import` option) manages all three flags at their current values.",
-  example: `DirectoryUserSettings("ada", { directoryUserId: "du-123", needsChatOpsWelcome: false })`,
-  inputs: {
-    directoryUserId: {
-      type: "string",
-      required: true,
-      maxLength: 1024,
-      replaceOnChange: true,
-      description:
-        "The directory user's id. Changing it replaces the resource (the old user is restored first when restoreOnDelete is set).",
-    },
-    needsChatOpsWelcome: {
-      type: "boolean",
-      description: "Whether the user needs the chat-operations welcome message. Unset: not managed.",
-    },
-    chatOpsOnboardingUser: {
-      type: "boolean",
-      description: "Whether the user is in the chat-operations onboarding group. Unset: not managed.",
-    },
-    credentialsExposed: {
-      type: "boolean",
-      description: "Whether the user's credentials are marked exposed. Unset: not managed.",
-    },
-    restoreOnDelete: {
-      type: "boolean",
-      default: false,
-      description:
-        "On destroy, put back the values the managed flags had before this resource took over. Default false. Needs the assumed GET route to read them.",
-    },
-  },
-  outputs: {
-    directoryUserId: { type: "string", required: true, description: "The directory user's id." },
-    needsChatOpsWelcome: { type: "boolean", description: "Current value of needsChatOpsWelcome." },
-    chatOpsOnboardingUser: { type: "boolean", description: "Current value of chatOpsOnboardingUser." },
-    credentialsExposed: { type: "boolean", description: "Current value of credentialsExposed." },
-    email: { type: "string", description: "The user's email address." },
-    displayName: { type: "string", description: "The user's display name." },
-    teamId: { type: "string", description: "The user's team." },
-    previousValues: {
-      type: "object",
-      valuesOf: "boolean",
-      required: true,
-      description:
-        "The managed flags' values before this resource took over (restored on destroy if asked); null where they could not be read.",
-    },
-    restoreOnDelete: {
-      type: "boolean",
-      required: true,
-      description: "Whether destroy restores previousValues.",
-    },
-  },
-  refine: (news) => {
-    const id = news.directoryUserId;
-    const failures = [];
-    if (typeof id === "string" && isDotSegment(id))
-      failures.push({
-        property: "directoryUserId",
-        reason: "directoryUserId must not be . or .. (or decode to them): that would address another route",
-      });
-    if (managed(news).length === 0)
-      failures.push({
-        property: "needsChatOpsWelcome",
-        reason: `set at least one of ${USER_FLAGS.join(", ")}`,
-      });
-    return failures;
-  },
-  // Importing a user manages all three flags at their current values.
-  importInputs: (o) =>
-    definedOnly({
-      directoryUserId: o.directoryUserId,
-      ...Object.fromEntries(USER_FLAGS.map((f) => [f, o[f]])),
-    }),
-  read: (client, id) => client.getDirectoryUser(id),
-  list: {
-    query: {},
-    fetch: (client) => client.listDirectoryUsers(),
-    nameOf: (user) => slug(user.email?.split("@")[0] || user.name || user.displayName || user.id, "user"),
-    matches: () => true,
-  },
-  drift: {
-    live: "read",
-    managedOnly: true,
-    fields: Object.fromEntries(USER_FLAGS.map((f) => [f, (u: DirectoryUser) => u[f] ?? null])),
-    advice: {
-      drifted: "pulumi up --refresh sets the declared flags again",
-      deleted:
-        "the user no longer exists: remove the resource from the program, or pulumi state delete '{urn}'",
-    },
-  },
-};
-
 /** Why a second resource managing one directory user is refused. */
 export const duplicateUserReason = (other: string, user: string) =>
   `directory user ${JSON.stringify(user)} is already managed by ${other} under the same secops ` +
   "provider: two resources setting one user's flags undo each other on every up. Manage each user " +
   "in one DirectoryUserSettings (a renamed resource keeps its user with the aliases option: " +
   "aliases: [its old URN])";
-
-/** Checks inputs without network: one failure per problem, named by property. */
-export async function checkUserSettings(
-  news: unknown,
-): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
-  const { inputs, failures } = checkInputs(definition, news);
-  return failures.length
-    ? { inputs: inputs as unknown as DirectoryUserSettingsInputs, failures }
-    : { inputs: inputs as unknown as DirectoryUserSettingsInputs };
-}
 
 /** The implementation for one provider instance. */
 export class DirectoryUserSettingsImpl implements ResourceImplementation<
@@ -226,14 +98,13 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     news: unknown,
     urn = this.ctx.urn?.(),
   ): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
-    const checked = await checkUserSettings(news);
+    const checked = checkResult<DirectoryUserSettingsInputs>(definition, news);
     const user = checked.inputs?.directoryUserId;
     const key = typeof user === "string" && !isUnknown(user) ? user : undefined;
-    const refused = declaredOnce(this.#declared, key, urn, checked.failures, (other) => ({
+    return declaredOnce(this.#declared, checked, key, urn, (other) => ({
       property: "directoryUserId",
       reason: duplicateUserReason(other, key!),
     }));
-    return refused ? { ...checked, failures: refused } : checked;
   }
 
   async diff(
@@ -241,17 +112,21 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     olds: DirectoryUserSettingsOutputs,
     news: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
-    await this.sameTeamIfKnown(id, olds);
-    const replaces = replacedBy(definition, olds as never, news as never);
+    await sameTeamIfKnown(this.ctx, olds?.teamId, `directory user ${id}`);
+    const diff = diffInputs(definition, olds, news);
     // The old user is restored (if asked) before the new one is taken over.
-    if (replaces.length) return { changes: true, replaces, deleteBeforeReplace: true };
-    const now = managed(news);
-    const before = Object.keys(olds.previousValues ?? {}).sort();
-    const changes =
-      now.some((f) => isUnknown(news[f]) || news[f] !== olds[f]) ||
-      now.slice().sort().join() !== before.join() ||
-      (news.restoreOnDelete ?? false) !== (olds.restoreOnDelete ?? false);
-    return { changes, replaces: [], deleteBeforeReplace: false };
+    if (diff.replaces.length) return { ...diff, deleteBeforeReplace: true };
+    // A flag no longer set is no longer managed: a change too (the values to restore shrink).
+    const now = managed(news).sort().join();
+    return {
+      ...diff,
+      changes:
+        diff.changes ||
+        now !==
+          Object.keys(olds.previousValues ?? {})
+            .sort()
+            .join(),
+    };
   }
 
   async create(
@@ -323,7 +198,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     const flags = managed(news);
     // A newly managed flag's previous value is the last value seen before we took it over.
     const previousValues = Object.fromEntries(
-      flags.map((f) => [f, f in (olds.previousValues ?? {}) ? olds.previousValues[f] : olds[f]]),
+      flags.map((f) => [f, f in (olds.previousValues ?? {}) ? olds.previousValues[f] : (olds[f] ?? null)]),
     );
     const changed = flags.filter((f) => news[f] !== olds[f]);
     if (changed.length === 0)
@@ -351,17 +226,6 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     await patch(client, id, restore).catch((err: unknown) => {
       if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
     });
-  }
-
-  /**
-   * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had,
-   * as HvaAutomationRule's does; when it cannot, the operation that follows checks it before sending.
-   */
-  private async sameTeamIfKnown(id: string, olds: DirectoryUserSettingsOutputs): Promise<void> {
-    if (typeof olds?.teamId !== "string" || olds.teamId === "") return;
-    const client = await this.ctx.client().catch(() => undefined);
-    const team = client && (await teamOf(client).catch(() => undefined));
-    if (team !== undefined && client) await assertTeam(client, olds.teamId, `directory user ${id}`);
   }
 }
 

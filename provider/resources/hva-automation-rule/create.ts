@@ -3,28 +3,22 @@
  * adoptExisting), or record the rules that exist (the proof), journal the intent and create once.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
-import type { HvaRule } from "../client/types";
-import type { ResourceContext } from "./context";
-import type { HvaRuleInputs, HvaRuleOutputs } from "./hva-types";
-import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./hva-reconcile";
-import { adoptLeftCreate } from "./hva-settle";
+import type { SecOpsClient } from "../../client/client";
+import type { HvaRule } from "../../client/types";
+import type { ResourceContext } from "../framework/context";
+import { fromApi } from "../framework/definition";
+import { definition, type HvaRuleInputs, type HvaRuleOutputs } from "./definition";
+import { createOnce, identical, listForReconcile, listOrExplain, rulesBefore } from "./reconcile";
+import { adoptLeftCreate } from "./settle";
 import { intentJournal } from "./intents";
-import { partialFailure, teamOf } from "./runtime";
+import { partialFailure, teamOf } from "../framework/runtime";
 import type { FreshLoad } from "./serial";
 
-/** A rule's outputs: what the API answered, else the inputs. */
-export function outputs(
+/** A rule's outputs: what the API answered, else the inputs (and no team: ""). */
+export const outputs = (
   rule: HvaRule,
   inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">,
-): HvaRuleOutputs {
-  return {
-    field: rule.searchField ?? inputs.field,
-    search: rule.search ?? inputs.search,
-    enabled: rule.enabled ?? inputs.enabled,
-    teamId: rule.teamId ?? "",
-  };
-}
+): HvaRuleOutputs => fromApi(definition, rule, { ...inputs, teamId: "" });
 
 async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRuleInputs): Promise<HvaRule> {
   if (rule.enabled === inputs.enabled) return rule;

@@ -10,15 +10,15 @@
  * starts with the id string; check(olds, news) starts with an object.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SecOpsClient } from "../client/client";
-import type { SecOpsConfigError } from "../client/errors";
+import type { SecOpsClient } from "../../client/client";
+import type { SecOpsConfigError } from "../../client/errors";
 import {
   clientFor,
   configuredSettingsProblem,
   missingSettingsWarning,
   resolveSettings,
   type ConnectionSettings,
-} from "../config";
+} from "../../config";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { URN_INPUT } from "./declarations";
 

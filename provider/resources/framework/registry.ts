@@ -1,13 +1,13 @@
 /**
  * Every resource the provider has, by its definition and implementation: what the plugin serves,
  * what `List` lists, what `secops drift` reads, and what `npm run build` writes the schema, the SDK and
- * the docs from. Adding a resource is a definition, an implementation and one line here
+ * the docs from. Adding a resource is its folder (definition and implementation) and one line here
  * (docs/adding-a-resource.md).
  */
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { dynamicType, type Bag, type ResourceDefinition } from "./definition";
-import * as hva from "./hva-automation-rule";
-import * as users from "./directory-user-settings";
+import * as hva from "../hva-automation-rule";
+import * as users from "../directory-user-settings";
 
 /** A resource: its definition, and its implementation for one provider instance. */
 export interface RegisteredResource {
@@ -15,16 +15,16 @@ export interface RegisteredResource {
   make(ctx: ResourceContext): ResourceImplementation<Bag, Bag>;
 }
 
-/** The resources, in the order the schema and the docs list them. */
+/** A registration: a definition, and how to make its implementation for a provider instance. */
+const resource = (definition: object, make: (ctx: ResourceContext) => object): RegisteredResource => ({
+  definition: definition as ResourceDefinition<never>,
+  make: make as RegisteredResource["make"],
+});
+
+/** The resources, in the order the schema and the docs list them: one line each. */
 export const RESOURCES: readonly RegisteredResource[] = [
-  {
-    definition: hva.definition as unknown as ResourceDefinition<never>,
-    make: (ctx) => new hva.HvaAutomationRuleImpl(ctx) as never,
-  },
-  {
-    definition: users.definition as unknown as ResourceDefinition<never>,
-    make: (ctx) => new users.DirectoryUserSettingsImpl(ctx) as never,
-  },
+  resource(hva.definition, (ctx) => new hva.HvaAutomationRuleImpl(ctx)),
+  resource(users.definition, (ctx) => new users.DirectoryUserSettingsImpl(ctx)),
 ];
 
 /** The resource of a type token: its native token or the type a dynamic resource is recorded under. */

@@ -7,9 +7,9 @@
  * continues after the last id it returned (objects in id order): an object made or deleted between
  * two pages is never returned twice nor makes another one skipped.
  */
-import type { SecOpsClient } from "../client/client";
-import { SecOpsInputError } from "../client/errors";
-import { closest } from "../client/options";
+import type { SecOpsClient } from "../../client/client";
+import { SecOpsInputError } from "../../client/errors";
+import { closest } from "../../client/options";
 import type { ListSpec } from "./definition";
 import { uniquelyNamed } from "./names";
 import { RESOURCES } from "./registry";

@@ -5,19 +5,12 @@
  * of this provider instance holds, or that another create's PUT answered with, is never claimed or
  * deleted; with more than one candidate nothing is.
  */
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, isSecOpsError } from "../client/errors";
-import type { HvaRule } from "../client/types";
+import type { SecOpsClient } from "../../client/client";
+import { ErrorCodes, isSecOpsError } from "../../client/errors";
+import type { HvaRule } from "../../client/types";
 import { intentJournal, type IntentJournal, type LeftIntent } from "./intents";
-import {
-  candidates,
-  identical,
-  listForReconcile,
-  pendingRecordOf,
-  sameRule,
-  unproven,
-} from "./hva-reconcile";
-import { PENDING_ID_PREFIX } from "./runtime";
+import { candidates, identical, listForReconcile, pendingRecordOf, sameRule, unproven } from "./reconcile";
+import { PENDING_ID_PREFIX } from "../framework/runtime";
 
 type Rule = { field: string; search: string };
 

@@ -1,20 +1,23 @@
 /**
- * A resource declared once. Each resource's definition (its file beside its implementation) names
- * its token, id, inputs (type, documentation, required or default, limits, replace on change,
- * secret), outputs, how it is read and listed, and what drift compares. From it come:
+ * A resource declared once. Each resource's definition (`<resource>/definition.ts`) names its id,
+ * inputs (type, documentation, required or default, limits, replace on change, secret), outputs
+ * (and where in the API's object each comes from), how it is read and listed, and what drift
+ * compares. From it come:
+ * - its Inputs and Outputs types ({@link InputsOf}, {@link OutputsOf}) and its outputs from an API
+ *   object ({@link fromApi});
  * - the inputs check ({@link checkInputs}, zod) with the unknown-name refusals, in both front-ends;
- * - the native Diff's replace set ({@link replacedBy});
+ * - the Diff of plain inputs ({@link diffInputs}) and the native Diff's replace set ({@link replacedBy});
+ * - what an import declares and what drift compares, unless the definition says otherwise
+ *   ({@link defineResource});
  * - the package schema, the native SDK's classes, the dynamic classes and the docs' input tables,
- *   written by `npm run build` (scripts/generate.js, from {@link resourceSchema} and ./codegen.ts);
+ *   written by `npm run build` (scripts/generate.js, from ./codegen.ts);
  * - what the plugin serves (./registry.ts), what `List` lists, and what `secops drift` compares.
  * This module is below every file that uses it: it imports no resource.
  */
 import type { z } from "zod";
-import type { SecOpsClient } from "../client/client";
-import { closest } from "../client/options";
-
-/** The engine's value for an input not known during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import type { SecOpsClient } from "../../client/client";
+import { closest } from "../../client/options";
+import { UNKNOWN } from "./markers";
 
 /** A property bag as it crosses the wire. */
 export type Bag = Record<string, unknown>;
@@ -38,6 +41,12 @@ export interface PropertySpec {
   replaceOnChange?: boolean;
   /** Kept secret in state. */
   secret?: boolean;
+  /**
+   * Outputs: the field of the API's object this output is read from (default: the output's own
+   * name), or `false` when the implementation sets it. An input that is such an output is what an
+   * import declares and what drift compares.
+   */
+  api?: string | false;
 }
 
 /** One check failure, as Pulumi's CheckFailure. */
@@ -76,10 +85,8 @@ export interface DriftSpec<T = never> {
 export interface ResourceDefinition<T extends { id: string } = { id: string }> {
   /** The class name (PascalCase), which programs use as `secops.<name>`. */
   name: string;
-  /** The type token, `secops:index:<name>`. */
+  /** The type token, `secops:index:<name>` (written by {@link defineResource}). */
   token: string;
-  /** The implementation module under `resources/` (the dynamic shim loads it by the package's name). */
-  module: string;
   /** What the resource is; the first sentence is its summary. */
   description: string;
   /** What its id is, and how an existing object is imported. */
@@ -97,6 +104,22 @@ export interface ResourceDefinition<T extends { id: string } = { id: string }> {
   list?: ListSpec<T>;
   drift: DriftSpec<T>;
 }
+
+/** What a resource's own file writes: {@link defineResource} adds the rest. */
+export interface ResourceSpec<T extends { id: string } = { id: string }> extends Omit<
+  ResourceDefinition<T>,
+  "token" | "importInputs" | "drift"
+> {
+  /** Default: the inputs that are outputs read from the API, at their current values. */
+  importInputs?(outputs: Bag): Bag;
+  drift: Omit<DriftSpec<T>, "fields"> & {
+    /** Default: the inputs that are outputs read from the API, each against its API field. */
+    fields?: DriftSpec<T>["fields"];
+  };
+}
+
+/** What the inputs check needs of a definition. */
+type Declared = Pick<ResourceDefinition, "name" | "inputs" | "outputs" | "refine">;
 
 /** A data source (a provider function, `secops:index:getX`), declared once like a resource. */
 export interface FunctionDefinition {
@@ -117,13 +140,125 @@ export const dynamicType = (def: { name: string }) => `pulumi-nodejs:dynamic/sec
 
 const present = (v: unknown) => v !== undefined && v !== null;
 
+type Props = Readonly<Record<string, PropertySpec>>;
+
+/** The TypeScript type of a property's value. */
+type ValueOf<S extends PropertySpec> = S extends { type: "string" }
+  ? string
+  : S extends { type: "boolean" }
+    ? boolean
+    : S extends { type: "integer" }
+      ? number
+      : S extends { type: "object" }
+        ? Record<string, boolean | null>
+        : S extends { items: "string" }
+          ? string[]
+          : unknown[];
+
+type Flat<T> = { -readonly [K in keyof T]: T[K] };
+/** The keys of `P` whose specs extend `Has`. */
+type KeysWith<P extends Props, Has> = { [K in keyof P]: P[K] extends Has ? K : never }[keyof P];
+
+/** A resource's inputs after check (defaults applied), from its definition (`as const`). */
+export type InputsOf<D extends { inputs: Props }> = Flat<
+  { [K in KeysWith<D["inputs"], { required: true } | { default: boolean }>]: ValueOf<D["inputs"][K]> } & {
+    [
+      K in Exclude<keyof D["inputs"], KeysWith<D["inputs"], { required: true } | { default: boolean }>>
+    ]?: ValueOf<D["inputs"][K]>;
+  }
+>;
+
+/** A resource's outputs in state: a required one always has a value, another may be absent or null. */
+export type OutputsOf<D extends { outputs: Props }> = Flat<
+  { [K in KeysWith<D["outputs"], { required: true }>]: ValueOf<D["outputs"][K]> } & {
+    [K in Exclude<keyof D["outputs"], KeysWith<D["outputs"], { required: true }>>]?: ValueOf<
+      D["outputs"][K]
+    > | null;
+  }
+>;
+
+/** The outputs read from the API's object (every output but those marked `api: false`). */
+export type ApiOutputsOf<D extends { outputs: Props }> = Pick<
+  OutputsOf<D>,
+  Exclude<keyof D["outputs"], KeysWith<D["outputs"], { api: false }>> & keyof OutputsOf<D>
+>;
+
+/** The inputs that are outputs read from the API: each with the API object's field it is read from. */
+const apiInputs = (def: { inputs: Props; outputs: Props }): Array<[string, string]> =>
+  Object.keys(def.inputs)
+    .filter((k) => k in def.outputs && def.outputs[k].api !== false)
+    .map((k) => [k, (def.outputs[k].api as string | undefined) ?? k]);
+
+/** What {@link defineResource} adds to what a resource's file writes. */
+export interface Derived {
+  token: string;
+  importInputs(outputs: Bag): Bag;
+  drift: { fields: Readonly<Record<string, (live: never) => unknown>> };
+}
+
+/**
+ * A resource's definition from what its file writes (`{...} as const satisfies ResourceSpec<T>`):
+ * the token from the name; unless given, an import declares the inputs that are outputs read from the
+ * API (at their current values), and drift compares those same inputs against the API's fields.
+ */
+export function defineResource<S extends { name: string; inputs: Props; outputs: Props; drift: object }>(
+  spec: S,
+): S & Derived {
+  const pairs = apiInputs(spec);
+  const fields = Object.fromEntries(
+    pairs.map(([k, api]) => [k, (live: Record<string, unknown>) => live[api] ?? null]),
+  );
+  return {
+    token: `secops:index:${spec.name}`,
+    importInputs: (o: Bag) => Object.fromEntries(pairs.map(([k]) => [k, o[k]]).filter(([, v]) => present(v))),
+    ...spec,
+    drift: { fields, ...spec.drift },
+  } as never;
+}
+
+/**
+ * The outputs read from an API object (`api` of each output), each else from `fallback`, else null
+ * (state holds no undefined). Outputs marked `api: false` are the implementation's to add.
+ */
+export function fromApi<D extends { outputs: Props }>(
+  def: D,
+  live: object,
+  fallback: Bag = {},
+): ApiOutputsOf<D> {
+  const from = live as Bag;
+  return Object.fromEntries(
+    Object.entries(def.outputs)
+      .filter(([, spec]) => spec.api !== false)
+      .map(([k, spec]) => [k, from[(spec.api as string | undefined) ?? k] ?? fallback[k] ?? null]),
+  ) as ApiOutputsOf<D>;
+}
+
+/**
+ * The Diff of plain inputs: the replace set, and a change when an input that is also an output (and
+ * set, or defaulted) is unknown or differs from the state's value. An input left unset without a
+ * default is not managed, so never a change.
+ */
+export function diffInputs(
+  def: { inputs: Props; outputs: Props },
+  olds: object,
+  news: object,
+): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
+  const [before, after] = [olds as Bag, news as Bag];
+  const replaces = replacedBy(def, before, after);
+  const changed = Object.entries(def.inputs).filter(([k, spec]) => {
+    const value = after[k] ?? spec.default;
+    return k in def.outputs && present(value) && value !== (before[k] ?? spec.default);
+  });
+  return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
 /** The property names the dynamic front-end sends: inputs, and the outputs it seeds as undefined. */
-export const knownNames = <T extends { id: string }>(def: ResourceDefinition<T>): string[] => [
+export const knownNames = (def: Declared): string[] => [
   ...new Set([...Object.keys(def.inputs), ...Object.keys(def.outputs)]),
 ];
 
 /** Inputs with the definition's defaults for what was not given. */
-export function withDefaults<T extends { id: string }>(def: ResourceDefinition<T>, inputs: Bag): Bag {
+export function withDefaults(def: Declared, inputs: Bag): Bag {
   const out = { ...inputs };
   for (const [k, spec] of Object.entries(def.inputs))
     if (spec.default !== undefined && !present(out[k])) out[k] = spec.default;
@@ -131,7 +266,7 @@ export function withDefaults<T extends { id: string }>(def: ResourceDefinition<T
 }
 
 /** The default of each input that has one. */
-export const defaultsOf = <T extends { id: string }>(def: ResourceDefinition<T>): Bag =>
+export const defaultsOf = (def: Declared): Bag =>
   Object.fromEntries(
     Object.entries(def.inputs)
       .filter(([, s]) => s.default !== undefined)
@@ -167,7 +302,7 @@ function inputSchema(zod: typeof z, name: string, spec: PropertySpec): z.ZodType
 const schemas = new WeakMap<object, z.ZodType>();
 
 /** The definition's inputs as one zod object (built once, with zod loaded then). */
-function inputsSchema<T extends { id: string }>(def: ResourceDefinition<T>): z.ZodType {
+function inputsSchema(def: Declared): z.ZodType {
   let schema = schemas.get(def);
   if (!schema) {
     const { z: zod } = require("zod") as typeof import("zod");
@@ -181,7 +316,7 @@ function inputsSchema<T extends { id: string }>(def: ResourceDefinition<T>): z.Z
 }
 
 /** Unknown names, each with the closest known one. */
-function unknownNames<T extends { id: string }>(def: ResourceDefinition<T>, news: Bag): CheckFailure[] {
+function unknownNames(def: Declared, news: Bag): CheckFailure[] {
   const names = knownNames(def);
   return Object.keys(news)
     .filter((k) => k !== "__provider" && !names.includes(k))
@@ -198,10 +333,7 @@ function unknownNames<T extends { id: string }>(def: ResourceDefinition<T>, news
  * Checks inputs without network: one failure per problem, named by property (an input not known
  * during preview is not judged). The inputs come back with defaults applied when there is none.
  */
-export function checkInputs<T extends { id: string }>(
-  def: ResourceDefinition<T>,
-  news: unknown,
-): { inputs: Bag; failures: CheckFailure[] } {
+export function checkInputs(def: Declared, news: unknown): { inputs: Bag; failures: CheckFailure[] } {
   if (news === null || typeof news !== "object" || Array.isArray(news))
     return {
       inputs: {},
@@ -219,22 +351,21 @@ export function checkInputs<T extends { id: string }>(
   return failures.length ? { inputs: bag, failures } : { inputs: withDefaults(def, bag), failures };
 }
 
+/** {@link checkInputs} as Pulumi's check result, typed (no `failures` key when there is none). */
+export function checkResult<I>(def: Declared, news: unknown): { inputs: I; failures?: CheckFailure[] } {
+  const { inputs, failures } = checkInputs(def, news);
+  return failures.length ? { inputs: inputs as I, failures } : { inputs: inputs as I };
+}
+
 /** The inputs whose change replaces the object, among those that changed from `olds` to `news`. */
-export function replacedBy<T extends { id: string }>(
-  def: ResourceDefinition<T>,
-  olds: Bag,
-  news: Bag,
-): string[] {
+export function replacedBy(def: { inputs: Props }, olds: Bag, news: Bag): string[] {
   return Object.entries(def.inputs)
     .filter(([k, spec]) => spec.replaceOnChange && (news[k] === UNKNOWN || olds[k] !== news[k]))
     .map(([k]) => k);
 }
 
 /** Output-only names a program must not set (the API decides them), as check failures. */
-export function outputOnlyGiven<T extends { id: string }>(
-  def: ResourceDefinition<T>,
-  news: Bag,
-): CheckFailure[] {
+export function outputOnlyGiven(def: Declared, news: Bag): CheckFailure[] {
   return Object.keys(def.outputs)
     .filter((k) => !(k in def.inputs) && present(news[k]))
     .map((k) => ({

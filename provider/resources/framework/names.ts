@@ -3,8 +3,6 @@
  * lines): stable (the same objects give the same names) and unique (a repeated name gets -2, -3, ...
  * in id order).
  */
-import type { HvaRule } from "../client/types";
-
 /** A resource name from a text: lower-case words joined by `-`; `fallback` for none, prefixed before a digit. */
 export function slug(text: string, fallback: string): string {
   const s = text
@@ -12,12 +10,6 @@ export function slug(text: string, fallback: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
   return s === "" ? fallback : /^[0-9]/.test(s) ? `${fallback}-${s}` : s;
-}
-
-/** A Pulumi resource name from a rule: `dc-*` → `dc`, field prefixed when it is not `name`. */
-export function ruleName(rule: Pick<HvaRule, "searchField" | "search">): string {
-  const field = rule.searchField && rule.searchField !== "name" ? `${rule.searchField}-` : "";
-  return slug(`${field}${rule.search ?? ""}`, "rule");
 }
 
 /** Objects with unique names (`nameOf` each, -2, -3, ... for a repeat), in id order. */
@@ -34,9 +26,4 @@ export function uniquelyNamed<T extends { id: string }>(
       seen.set(base, n);
       return { name: n === 1 ? base : `${base}-${n}`, item };
     });
-}
-
-/** Rules with unique names, in id order. */
-export function namedRules(rules: readonly HvaRule[]): Array<{ name: string; rule: HvaRule }> {
-  return uniquelyNamed(rules, ruleName).map(({ name, item }) => ({ name, rule: item }));
 }

@@ -7,12 +7,18 @@
  * deleted: the create is recorded as pending (with `before`), and the error names the candidates.
  * Never a blind second PUT.
  */
-import type { SecOpsClient } from "../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsError, SecOpsSafetyError, isSecOpsError } from "../client/errors";
-import { backoffMs, sleep } from "../client/retry";
-import type { HvaRule } from "../client/types";
-import type { HvaRuleInputs } from "./hva-types";
-import { partialFailure, pendingId } from "./runtime";
+import type { SecOpsClient } from "../../client/client";
+import {
+  ErrorCodes,
+  SecOpsApiError,
+  SecOpsError,
+  SecOpsSafetyError,
+  isSecOpsError,
+} from "../../client/errors";
+import { backoffMs, sleep } from "../../client/retry";
+import type { HvaRule } from "../../client/types";
+import type { HvaRuleInputs } from "./definition";
+import { partialFailure, pendingId } from "../framework/runtime";
 
 type Rule = Pick<HvaRuleInputs, "field" | "search">;
 

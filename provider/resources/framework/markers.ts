@@ -1,0 +1,17 @@
+/**
+ * Pulumi's markers for values that are not plain: an input not known during preview, and the
+ * signature that wraps a secret. They are `@pulumi/pulumi/runtime/rpc`'s constants, typed from it, so
+ * a change there fails the build here. They are declared here rather than imported because that
+ * module loads the whole program SDK, which the native plugin's bundle never contains
+ * (scripts/bundle-plugin.js refuses it; issue 22: it costs the plugin most of a second at start).
+ */
+import type { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
+
+/** The engine's value for an input not known during preview. */
+export const UNKNOWN: typeof unknownValue = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** The key of a signature object (Pulumi's `sig.Key`). */
+export const SIG_KEY: typeof specialSigKey = "4dabf18193072939515e22adb298388d";
+
+/** The signature of a secret (Pulumi's `sig.Secret`): `{ [SIG_KEY]: SECRET_SIG, value }`. */
+export const SECRET_SIG: typeof specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";
