@@ -6,13 +6,14 @@
  * node_modules); the provider sources the rig reads (protocol helpers) are bundled in.
  */
 "use strict";
-const { join } = require("node:path");
+const { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
+const { dirname, join } = require("node:path");
 const esbuild = require("esbuild");
 
 const ROOT = join(__dirname, "..");
 const OUT = join(ROOT, ".rig", "index.js");
 
-esbuild.buildSync({
+const [bundle] = esbuild.buildSync({
   entryPoints: [join(ROOT, "tests", "rig", "index.ts")],
   outfile: OUT,
   bundle: true,
@@ -21,6 +22,13 @@ esbuild.buildSync({
   format: "cjs",
   packages: "external",
   logLevel: "warning",
-});
+  write: false,
+}).outputFiles;
+// Written only when it changed, and whole (a rename): tests running beside a demo require this file.
+if (!existsSync(OUT) || readFileSync(OUT, "utf8") !== bundle.text) {
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(`${OUT}.${process.pid}`, bundle.text);
+  renameSync(`${OUT}.${process.pid}`, OUT);
+}
 
 module.exports = { RIG: OUT };
