@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `secops-sim`: runs the local API simulator until Ctrl-C and prints its URL and API keys. */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { createSimulator, parseFaultSpec } from "../simulator";
+import { createSimulator, parseFaultSpec, type SimulatorOptions } from "../simulator";
 import { teams } from "../simulator/seed";
 import { VERSION } from "../version";
 import { UsageError, example } from "./common";
@@ -71,51 +71,20 @@ export function simCommand(name = "secops-sim"): Command {
   );
 }
 
-/** The command's options, as commander parses them. */
-interface SimOptions {
-  port: number;
-  host: string;
-  strictSpec: boolean;
-  seed: number;
-  state?: string;
-  faults?: string;
-  bigCase?: number;
-  csvRows?: number;
-  pageBase: 0 | 1;
-  maxPageSize: number;
-  controlToken?: string;
-  rules?: number;
-  users?: number;
-  team: string;
-  json: boolean;
-}
+/** The command's options, as commander parses them: the simulator's own, and where to keep its state. */
+type SimOptions = SimulatorOptions & { strictSpec: boolean; seed: number; state?: string; json: boolean };
 
 /** Starts the simulator with the command's options and serves until SIGINT or SIGTERM. */
-async function serve(o: SimOptions): Promise<void> {
+async function serve({ state, json, ...o }: SimOptions): Promise<void> {
   serving = true;
-  const sim = await createSimulator({
-    host: o.host,
-    port: o.port,
-    strictSpec: o.strictSpec,
-    seed: o.seed,
-    statePath: o.state,
-    faults: o.faults,
-    bigCase: o.bigCase,
-    csvRows: o.csvRows,
-    controlToken: o.controlToken,
-    pageBase: o.pageBase,
-    maxPageSize: o.maxPageSize,
-    rules: o.rules,
-    users: o.users,
-    team: o.team,
-  });
+  const sim = await createSimulator({ ...o, statePath: state });
   const info = {
     url: sim.url,
     apiKeys: sim.apiKeys,
     controlToken: sim.controlToken,
     strictSpec: o.strictSpec,
   };
-  if (o.json) process.stdout.write(`${JSON.stringify(info)}\n`);
+  if (json) process.stdout.write(`${JSON.stringify(info)}\n`);
   else {
     process.stdout.write(
       [

@@ -7,6 +7,7 @@
 import { Command } from "commander";
 import { SimulatorControl } from "../simulator";
 import { UsageError, bool, example } from "./common";
+import { columns } from "./table";
 
 type Row = Record<string, unknown>;
 const out = (text: string) => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -22,16 +23,13 @@ function control(cmd: Command): SimulatorControl {
   return new SimulatorControl(url.replace(/\/+$/, ""), token);
 }
 
-/** Rows as aligned columns. */
-function columns(rows: Row[], keys: string[]): string {
+/** Rows as aligned columns of `keys` (`-` for an absent value). */
+function table(rows: Row[], keys: string[]): string {
   const cell = (r: Row, k: string) => (r[k] === undefined || r[k] === null ? "-" : String(r[k]));
-  const width = keys.map((k) => Math.max(k.length, ...rows.map((r) => cell(r, k).length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(width[i]))
-      .join("  ")
-      .trimEnd();
-  return [line(keys), ...rows.map((r) => line(keys.map((k) => cell(r, k))))].join("\n");
+  return columns(
+    keys,
+    rows.map((r) => keys.map((k) => cell(r, k))),
+  );
 }
 
 const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;
@@ -45,7 +43,7 @@ function listing(ctl: Command, x: string): void {
     .action(async (o: { json: boolean }, cmd: Command) => {
       const { rules } = await control(cmd).state();
       if (o.json) json(rules);
-      else out(columns(rules, ["id", "teamId", "searchField", "search", "enabled"]));
+      else out(table(rules, ["id", "teamId", "searchField", "search", "enabled"]));
     });
   ctl
     .command("users")
@@ -57,7 +55,7 @@ function listing(ctl: Command, x: string): void {
     .action(async (o: { json: boolean }, cmd: Command) => {
       const { users } = await control(cmd).state();
       if (o.json) json(users);
-      else out(columns(users, ["id", "teamId", "email", ...USER_FLAGS]));
+      else out(table(users, ["id", "teamId", "email", ...USER_FLAGS]));
     });
 }
 

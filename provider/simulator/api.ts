@@ -12,23 +12,19 @@ import {
 } from "../client/types";
 import { names } from "../client/routes";
 import type { SimKey } from "./seed";
-import type { Store } from "./store";
+import type { ServerContext } from "./context";
 
 type Json = Record<string, unknown>;
 
 /** What a handler answers. */
 export type Result = { status: number; json?: unknown; stream?: Readable; contentType?: string };
 
-/** A handler's view of the request. */
-export interface Ctx {
-  store: Store;
+/** A handler's view of the request (and of the server's settings). */
+export interface Ctx extends Pick<ServerContext, "store" | "strictSpec" | "paging"> {
   caller: SimKey;
   params: Record<string, string>;
   query: URLSearchParams;
   body: unknown;
-  strictSpec: boolean;
-  /** Threat-indicator paging: the first page's number and the largest page served. */
-  paging: { base: 0 | 1; maxPageSize: number };
   /** Multipart parts, for the comment edit. */
   parts?: {
     fields: Record<string, string>;
@@ -120,7 +116,7 @@ export function patchDirectoryUser(ctx: Ctx): Result {
   const u = userOf(ctx);
   if (!u) return fail(404, `Directory user ${ctx.params.id} not found`);
   const change = Object.fromEntries(USER_FLAGS.filter((f) => f in body).map((f) => [f, body[f]]));
-  return ok(ctx.store.updateUser(String(u.id), change));
+  return ok(ctx.store.change("users", String(u.id), { ...change, updatedAt: now() }));
 }
 
 /** The integration filter's fields the spec shows (the sort and scope names are assumptions). */
@@ -248,7 +244,8 @@ export function editComment(ctx: Ctx): Result {
       createdAt: now(),
     }));
   }
-  const { caseId: _c, teamId: _t, ...view } = ctx.store.updateComment(String(c.id), change)!;
+  const updated = ctx.store.change("comments", String(c.id), { ...change, updatedAt: now() })!;
+  const { caseId: _c, teamId: _t, ...view } = updated;
   return ok(view);
 }
 
@@ -279,7 +276,8 @@ export function patchRule(ctx: Ctx): Result {
   if (problems.length) return fail(400, problems);
   const r = ruleOf(ctx);
   if (!r) return fail(404, `HVA automation rule ${ctx.params.id} not found`);
-  return ok(ruleView(ctx.store.setRuleEnabled(r.id, body.enabled as boolean)!));
+  ctx.store.change("rules", r.id, { enabled: body.enabled });
+  return ok(ruleView(r));
 }
 
 export function getRule(ctx: Ctx): Result {
@@ -294,6 +292,6 @@ export function listRules(ctx: Ctx): Result {
 export function deleteRule(ctx: Ctx): Result {
   const r = ruleOf(ctx);
   if (!r) return fail(404, `HVA automation rule ${ctx.params.id} not found`);
-  ctx.store.deleteRule(r.id);
+  ctx.store.change("rules", r.id, "delete");
   return { status: 204 };
 }

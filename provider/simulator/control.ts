@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fail, type Result } from "./api";
 import { parseFaultSpec, type FaultRule } from "./faults";
-import { send, type ServerContext } from "./context";
+import { emptyStats, send, type ServerContext } from "./context";
 
 type Json = Record<string, unknown>;
 
@@ -47,11 +47,7 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
     case "GET /stats":
       return ok({ ...sc.stats, faultsInjected: sc.faults.injected });
     case "POST /stats":
-      sc.stats.requests = {};
-      sc.stats.writes = 0;
-      sc.stats.socketsOpened = 0;
-      sc.stats.earlyRetries = 0;
-      sc.stats.crossTeam = 0;
+      Object.assign(sc.stats, emptyStats());
       for (const k of Object.keys(sc.faults.injected)) delete sc.faults.injected[k];
       return ok({});
     case "GET /faults":
@@ -80,24 +76,36 @@ function dispatch(sc: ServerContext, method: string, path: string, body: Json): 
   }
 }
 
+/** The problems of a control body: the names it does not take, then each check (problem: passed) that failed. */
+function problems(body: Json, names: string[], notTaken: string, checks: Record<string, boolean>): string[] {
+  const unknown = Object.keys(body).filter((k) => !names.includes(k));
+  const failed = Object.keys(checks).filter((problem) => !checks[problem]);
+  return [...unknown.map((k) => `${k} ${notTaken}`), ...failed];
+}
+
+const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
+
+/** The check that `teamId` names a team of the simulator. */
+function teamCheck(sc: ServerContext, teamId: unknown): Record<string, boolean> {
+  const teams = sc.store.teams.map((t) => t.id);
+  return { [`teamId must be one of ${teams.join(", ")}`]: teams.includes(teamId as string) };
+}
+
 /** A rule made out of band in any team (as someone in the product's console would), with a fresh id. */
 function addRule(sc: ServerContext, body: Json): Result {
   const { teamId, searchField, search, enabled = true } = body;
-  const teams = sc.store.teams.map((t) => t.id);
-  const problems = [
-    ...Object.keys(body)
-      .filter((k) => !["teamId", "searchField", "search", "enabled"].includes(k))
-      .map((k) => `${k} is not a property of a rule`),
-    ...(typeof teamId === "string" && teams.includes(teamId)
-      ? []
-      : [`teamId must be one of ${teams.join(", ")}`]),
-    ...(typeof searchField === "string" && searchField !== ""
-      ? []
-      : ["searchField must be a non-empty string"]),
-    ...(typeof search === "string" && search !== "" ? [] : ["search must be a non-empty string"]),
-    ...(typeof enabled === "boolean" ? [] : ["enabled must be true or false"]),
-  ];
-  if (problems.length) return fail(400, problems.join("; "));
+  const found = problems(
+    body,
+    ["teamId", "searchField", "search", "enabled"],
+    "is not a property of a rule",
+    {
+      ...teamCheck(sc, teamId),
+      "searchField must be a non-empty string": nonEmpty(searchField),
+      "search must be a non-empty string": nonEmpty(search),
+      "enabled must be true or false": typeof enabled === "boolean",
+    },
+  );
+  if (found.length) return fail(400, found.join("; "));
   const rule = sc.store.addRule(
     teamId as string,
     searchField as string,
@@ -111,22 +119,14 @@ function addRule(sc: ServerContext, body: Json): Result {
 /** A directory user added to a team out of band, with the next free id of that team. */
 function addUser(sc: ServerContext, body: Json): Result {
   const { teamId, email, displayName } = body;
-  const teams = sc.store.teams.map((t) => t.id);
-  const problems = [
-    ...Object.keys(body)
-      .filter((k) => !["teamId", "email", "displayName"].includes(k))
-      .map((k) => `${k} is not a property of a new user (teamId, email, displayName)`),
-    ...(typeof teamId === "string" && teams.includes(teamId)
-      ? []
-      : [`teamId must be one of ${teams.join(", ")}`]),
-    ...(email === undefined || (typeof email === "string" && /^[^@\s]+@[^@\s]+$/.test(email))
-      ? []
-      : ["email must be an email address"]),
-    ...(displayName === undefined || (typeof displayName === "string" && displayName !== "")
-      ? []
-      : ["displayName must be a non-empty string"]),
-  ];
-  if (problems.length) return fail(400, problems.join("; "));
+  const notTaken = "is not a property of a new user (teamId, email, displayName)";
+  const found = problems(body, ["teamId", "email", "displayName"], notTaken, {
+    ...teamCheck(sc, teamId),
+    "email must be an email address":
+      email === undefined || (nonEmpty(email) && /^[^@\s]+@[^@\s]+$/.test(email)),
+    "displayName must be a non-empty string": displayName === undefined || nonEmpty(displayName),
+  });
+  if (found.length) return fail(400, found.join("; "));
   const fields: Json = {};
   if (typeof email === "string") Object.assign(fields, { email, allEmails: [email], additionalEmails: [] });
   if (typeof displayName === "string") Object.assign(fields, { displayName, name: displayName });
@@ -136,8 +136,8 @@ function addUser(sc: ServerContext, body: Json): Result {
 }
 
 function mutate(sc: ServerContext, method: string, section: string, id: string, body: Json): Result {
-  const item = sc.store.outOfBand(
-    section === "hva" ? "hva" : "users",
+  const item = sc.store.change(
+    section === "hva" ? "rules" : "users",
     id,
     method === "DELETE" ? "delete" : body,
   );

@@ -66,7 +66,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-/** Starts a simulator. */
+/** Threat-indicator paging of the options, checked. */
 function pagingOf(options: SimulatorOptions): { base: 0 | 1; maxPageSize: number } {
   const base = options.pageBase ?? 1;
   const maxPageSize = options.maxPageSize ?? 500;
@@ -76,17 +76,10 @@ function pagingOf(options: SimulatorOptions): { base: 0 | 1; maxPageSize: number
   return { base, maxPageSize };
 }
 
+/** Starts a simulator. */
 export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 1;
-  const store = new Store({
-    seed,
-    bigCase: options.bigCase,
-    csvRows: options.csvRows,
-    statePath: options.statePath,
-    rules: options.rules,
-    users: options.users,
-    team: options.team,
-  });
+  const store = new Store({ ...options, seed });
   const rules = typeof options.faults === "string" ? parseFaultSpec(options.faults) : (options.faults ?? []);
   if (
     options.controlToken !== undefined &&

@@ -9,7 +9,7 @@ import { TooLarge, readBody, readJson, readMultipart, tokenMatches } from "./bod
 import { handleControl } from "./control";
 import { send, type ServerContext } from "./context";
 import { exportCsv } from "./csv";
-import { BEFORE, type FaultRule } from "./faults";
+import { BEFORE, type FaultKind, type FaultRule } from "./faults";
 
 type Handler = (ctx: api.Ctx) => api.Result;
 interface Route {
@@ -75,7 +75,7 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
   }
   const { r, params } = match;
   const fault = await countAndChooseFault(sc, req, `${method} ${r.template}`, url.pathname);
-  if (fault && BEFORE.has(fault.kind)) return injectBefore(fault, req, res);
+  if (fault && BEFORE.has(fault.kind)) return inject(fault, res);
   const caller = authenticate(sc, req);
   if (!caller) return send(res, api.fail(401, "Unauthorized"));
   if (WRITES.has(method) && !roles.writers.includes(caller.role)) {
@@ -92,18 +92,8 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
   } catch (err) {
     return send(res, api.fail(err instanceof TooLarge ? 413 : 400, (err as Error).message));
   }
-  const ctx = {
-    store: sc.store,
-    caller,
-    params,
-    query: url.searchParams,
-    body,
-    strictSpec: sc.strictSpec,
-    paging: sc.paging,
-    parts,
-    crossTeam: () => void sc.stats.crossTeam++,
-  };
-  const result = r.handler(ctx);
+  const crossTeam = () => void sc.stats.crossTeam++;
+  const result = r.handler({ ...sc, caller, params, query: url.searchParams, body, parts, crossTeam });
   if (WRITES.has(method) && result.status < 300) {
     sc.stats.writes++;
     sc.store.save();
@@ -112,7 +102,7 @@ async function handle(sc: ServerContext, req: IncomingMessage, res: ServerRespon
     setTimeout(() => send(res, result), fault.latencyMs ?? 200).unref();
     return;
   }
-  if (fault && !BEFORE.has(fault.kind)) return injectAfter(fault, res);
+  if (fault) return inject(fault, res);
   send(res, result);
 }
 
@@ -172,52 +162,39 @@ function retryAfterMs(fault: FaultRule): number {
   return /^\d+$/.test(v) ? Number(v) * 1000 : Math.max(0, Date.parse(v) - Date.now());
 }
 
-function injectBefore(fault: FaultRule, req: IncomingMessage, res: ServerResponse): void {
-  if (fault.kind === "reset") {
-    req.socket.destroy();
-    return;
-  }
-  if (fault.kind === "html" || fault.kind === "html-404") {
-    const status = fault.kind === "html" ? 502 : 404;
-    const title = fault.kind === "html" ? "502 Bad Gateway" : "404 Not Found";
-    res.writeHead(status, { "content-type": "text/html" });
-    res.end(`<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`);
-    return;
-  }
-  const status = Number(fault.kind);
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (status === 429) headers["retry-after"] = String(fault.retryAfter ?? "1");
-  res.writeHead(status, headers);
-  res.end(
-    JSON.stringify({
-      statusCode: status,
-      message:
-        status === 429
-          ? "Too Many Requests"
-          : status === 403
-            ? "Forbidden resource (injected)"
-            : "Service unavailable (injected)",
-    }),
-  );
-}
+/** Error bodies in the API's shape. */
+const apiError = (statusCode: number, message: string) => JSON.stringify({ statusCode, message });
+/** A proxy's or gateway's HTML page. */
+const page = (title: string) =>
+  `<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
 
-function injectAfter(fault: FaultRule, res: ServerResponse): void {
-  if (fault.kind === "commit-drop") {
+/** What each fault that answers (rather than drops the connection) sends: status and body. */
+const ANSWERS: Partial<Record<FaultKind, [number, string]>> = {
+  "403": [403, apiError(403, "Forbidden resource (injected)")],
+  "429": [429, apiError(429, "Too Many Requests")],
+  "500": [500, apiError(500, "Service unavailable (injected)")],
+  "502": [502, apiError(502, "Service unavailable (injected)")],
+  "503": [503, apiError(503, "Service unavailable (injected)")],
+  html: [502, page("502 Bad Gateway")],
+  "html-404": [404, page("404 Not Found")],
+  "commit-500": [500, apiError(500, "Internal server error (injected after commit)")],
+  "malformed-json": [200, '{"id": "x", "enabled": tru'],
+  "wrong-shape": [200, '{"unexpected":[1,2,3]}'],
+  "empty-200": [200, ""],
+};
+
+/** Answers with a fault instead of the result: drops the connection, or sends its canned answer. */
+function inject(fault: FaultRule, res: ServerResponse): void {
+  const answer = ANSWERS[fault.kind];
+  if (!answer) {
     res.socket?.destroy();
     return;
   }
-  if (fault.kind === "commit-500") {
-    res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ statusCode: 500, message: "Internal server error (injected after commit)" }));
-    return;
-  }
-  const bodies: Record<string, string> = {
-    "malformed-json": '{"id": "x", "enabled": tru',
-    "wrong-shape": '{"unexpected":[1,2,3]}',
-    "empty-200": "",
+  const [status, body] = answer;
+  const headers: Record<string, string> = {
+    "content-type": fault.kind.startsWith("html") ? "text/html" : "application/json",
   };
-  res.writeHead(200, { "content-type": "application/json" });
-  res.end(bodies[fault.kind] ?? "");
+  if (status === 429) headers["retry-after"] = String(fault.retryAfter ?? "1");
+  res.writeHead(status, headers);
+  res.end(body);
 }
-
-/** Reads the whole body (bounded). */

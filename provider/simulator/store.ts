@@ -4,34 +4,27 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { detection } from "./detections";
+import type { SimulatorOptions } from "./index";
 import * as seedData from "./seed";
 
 type Json = Record<string, unknown>;
 
 /** An HVA rule as stored. */
-export interface SimRule {
+export type SimRule = {
   id: string;
   teamId: string;
   enabled: boolean;
   searchField: string;
   search: string;
-}
+};
 
-/** Options that shape the seeded store. */
-export interface StoreOptions {
+/** Options that shape the seeded store (as {@link SimulatorOptions} describes them). */
+export type StoreOptions = Pick<
+  SimulatorOptions,
+  "bigCase" | "csvRows" | "statePath" | "rules" | "users" | "team"
+> & {
   seed: number;
-  /** Adds case `case-big` with this many detections. */
-  bigCase?: number;
-  /** Makes the CSV export this many rows long (synthetic cases after the stored ones). */
-  csvRows?: number;
-  statePath?: string;
-  /** Rules made by hand in `team` on top of the seed's (a big tenant). */
-  rules?: number;
-  /** Directory users added to `team` on top of the seed's. */
-  users?: number;
-  /** The team `rules` and `users` fill. Default team-acme. */
-  team?: string;
-}
+};
 
 const PNG_1PX =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -117,44 +110,16 @@ export class Store {
     return rule;
   }
 
-  /** Sets a rule's enabled flag; undefined when there is no such rule. */
-  setRuleEnabled(id: string, enabled: boolean): SimRule | undefined {
-    const rule = this.rules.get(id);
-    if (rule) rule.enabled = enabled;
-    return rule;
-  }
-
-  /** Deletes a rule; false when there was none. */
-  deleteRule(id: string): boolean {
-    return this.rules.delete(id);
-  }
-
-  /** Merges `change` into a directory user (and stamps updatedAt); undefined when there is none. */
-  updateUser(id: string, change: Json, stamp = true): Json | undefined {
-    const user = this.users.get(id);
-    if (!user) return undefined;
-    Object.assign(user, change, stamp ? { updatedAt: new Date().toISOString() } : {});
-    return user;
-  }
-
-  /** Merges `change` into a timeline comment (and stamps updatedAt); undefined when there is none. */
-  updateComment(id: string, change: Json): Json | undefined {
-    const comment = this.comments.get(id);
-    if (!comment) return undefined;
-    Object.assign(comment, change, { updatedAt: new Date().toISOString() });
-    return comment;
-  }
-
-  /** An out-of-band change (the control API): merges into, or deletes, a rule or a user. */
-  outOfBand(kind: "hva" | "users", id: string, change: Json | "delete"): Json | undefined {
-    const item = (kind === "hva" ? this.rules.get(id) : this.users.get(id)) as Json | undefined;
-    if (!item) return undefined;
-    if (change === "delete") {
-      if (kind === "hva") this.rules.delete(id);
-      else this.users.delete(id);
-      return item;
-    }
-    return Object.assign(item, change);
+  /**
+   * Merges `change` into a rule, directory user or timeline comment, or deletes it (the API's and the
+   * control API's changes); answers the object, or undefined when there is none.
+   */
+  change(kind: "rules" | "users" | "comments", id: string, change: Json | "delete"): Json | undefined {
+    const items: Map<string, Json> = this[kind];
+    const item = items.get(id);
+    if (!item || change !== "delete") return item && Object.assign(item, change);
+    items.delete(id);
+    return item;
   }
 
   /** The detections of a case, in createdAt order (ascending or descending), one page at a time. */
