@@ -5,11 +5,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { messages } from "./messages";
+import { proto } from "./proto";
 import type { Bag, NativeResource } from "./resources";
 import { UNKNOWN } from "./wire";
 
-type Kind = "ADD" | "DELETE" | "UPDATE";
+export type Kind = "ADD" | "DELETE" | "UPDATE";
 
 const present = (v: unknown) => v !== undefined && v !== null;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -37,36 +37,51 @@ export function propertyChanges(
   return kinds;
 }
 
-/** The DiffResponse for an implementation's verdict. */
+/**
+ * A DiffResponse: each changed property with its kind, `_REPLACE` for those in `replaces`;
+ * `inputDiff` when the kinds compare new inputs with old inputs (resources), not old state (config).
+ */
 export function diffResponse(
+  kinds: ReadonlyMap<string, Kind>,
+  {
+    changes = kinds.size > 0,
+    replaces = [] as readonly string[],
+    deleteBeforeReplace = false,
+    inputDiff = false,
+  },
+): providerPb.DiffResponse {
+  const { provider } = proto();
+  const K = provider.PropertyDiff.Kind;
+  const { DIFF_SOME, DIFF_NONE } = provider.DiffResponse.DiffChanges;
+  const res = new provider.DiffResponse()
+    .setChanges(changes ? DIFF_SOME : DIFF_NONE)
+    .setReplacesList([...replaces])
+    .setDeletebeforereplace(deleteBeforeReplace)
+    .setDiffsList([...kinds.keys()])
+    .setHasdetaileddiff(!changes || kinds.size > 0);
+  for (const [k, kind] of kinds) {
+    const d = new provider.PropertyDiff().setKind(replaces.includes(k) ? K[`${kind}_REPLACE`] : K[kind]);
+    res.getDetaileddiffMap().set(k, d.setInputdiff(inputDiff));
+  }
+  return res;
+}
+
+/** The DiffResponse for an implementation's verdict. */
+export function resourceDiff(
   verdict: pulumi.dynamic.DiffResult,
   type: NativeResource,
   olds: Bag,
   oldInputs: Bag,
   news: Bag,
 ): providerPb.DiffResponse {
-  const { provider } = messages();
-  const res = new provider.DiffResponse();
-  const { DiffChanges } = provider.DiffResponse;
-  if (!verdict.changes) {
-    res.setChanges(DiffChanges.DIFF_NONE);
-    res.setHasdetaileddiff(true);
-    return res;
-  }
+  if (!verdict.changes) return diffResponse(new Map(), { changes: false });
   const replaces = verdict.replaces ?? [];
   const kinds = propertyChanges(type, olds, oldInputs, news);
   for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
-  res.setChanges(DiffChanges.DIFF_SOME);
-  res.setReplacesList(replaces);
-  res.setDeletebeforereplace(verdict.deleteBeforeReplace ?? false);
-  res.setDiffsList([...kinds.keys()]);
-  const K = provider.PropertyDiff.Kind;
-  for (const [k, kind] of kinds) {
-    const d = new provider.PropertyDiff();
-    d.setKind(replaces.includes(k) ? K[`${kind}_REPLACE`] : K[kind]);
-    d.setInputdiff(true);
-    res.getDetaileddiffMap().set(k, d);
-  }
-  res.setHasdetaileddiff(kinds.size > 0);
-  return res;
+  return diffResponse(kinds, {
+    changes: true,
+    replaces,
+    deleteBeforeReplace: verdict.deleteBeforeReplace,
+    inputDiff: true,
+  });
 }

@@ -7,9 +7,8 @@
  */
 import type * as grpcTypes from "@grpc/grpc-js";
 import { VERSION } from "../../version";
-import { checkConfig, configure, diffConfig } from "./config-rpcs";
+import { checkConfig, configure, diffConfig, handshake } from "./config-rpcs";
 import { unary, type Handler } from "./call";
-import { handshake } from "./handshake";
 import { ProviderInstance, type PluginLog } from "./instance";
 import { invoke } from "./invoke";
 import { list } from "./list";
@@ -71,14 +70,9 @@ function pluginLog(engineAddress: string | undefined): { log: PluginLog; close()
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
   });
-  const severities = {
-    info: engine.LogSeverity.INFO,
-    warning: engine.LogSeverity.WARNING,
-    error: engine.LogSeverity.ERROR,
-  };
   const log: PluginLog = (severity, message, urn) => {
     const req = new engine.LogRequest()
-      .setSeverity(severities[severity])
+      .setSeverity(engine.LogSeverity[severity.toUpperCase() as Uppercase<typeof severity>])
       .setMessage(message)
       .setUrn(urn ?? "");
     // A dead or missing engine never crashes the plugin: the message goes to stderr instead.
