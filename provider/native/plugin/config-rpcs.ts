@@ -1,8 +1,9 @@
 /**
  * Provider configuration RPCs: Handshake, CheckConfig (no network; failures name the provider and
- * the property), DiffConfig and Configure. Config properties: `apiKey` (secret) and `baseUrl`. A named provider's key
- * comes from its own arguments only; the default provider (URN name `default` or `default_<version>`)
- * keeps the documented precedence: explicit (stack config) > SECOPS_API_KEY (issue 32).
+ * the property), DiffConfig and Configure. Config properties: `apiKey` (secret) and `baseUrl`. A named
+ * provider's key comes from its own arguments only; the default provider (URN name `default` or
+ * `default_<version>`) keeps the documented precedence: explicit (stack config) > SECOPS_API_KEY
+ * (issue 32).
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { closest } from "../../client/options";
@@ -17,26 +18,23 @@ import { unwrap, wrap, UNKNOWN } from "./wire";
 
 /** The provider's config properties. */
 export const CONFIG_PROPERTIES = ["apiKey", "baseUrl"] as const;
-/** Keys the engine or SDK may add to a provider's inputs; accepted and ignored. */
-const ENGINE_KEYS = ["version", "pluginDownloadURL"];
+/** What a provider's inputs may hold: its settings, and the keys the engine or SDK add (ignored). */
+const KNOWN_KEYS: readonly string[] = [...CONFIG_PROPERTIES, "version", "pluginDownloadURL"];
 type Failure = { property: string; reason: string };
 
 const absent = (v: unknown) => v === undefined || v === null;
 
 /** Names the caller does not know, with the closest known one. */
 function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | undefined): Failure[] {
-  const failures: Failure[] = [];
-  for (const key of Object.keys(news)) {
-    if ((CONFIG_PROPERTIES as readonly string[]).includes(key) || ENGINE_KEYS.includes(key)) continue;
-    const near = closest(key, CONFIG_PROPERTIES);
-    // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
-    const where = who?.isDefault ? ` (stack config secops:${key})` : "";
-    failures.push({
-      property: key,
-      reason: `${key} is not a setting of ${describeProvider(who)}${where}${near ? `; did you mean ${near}?` : ""}`,
+  return Object.keys(news)
+    .filter((key) => !KNOWN_KEYS.includes(key))
+    .map((key) => {
+      const near = closest(key, CONFIG_PROPERTIES);
+      // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
+      const where = who?.isDefault ? ` (stack config secops:${key})` : "";
+      const hint = near ? `; did you mean ${near}?` : "";
+      return { property: key, reason: `${key} is not a setting of ${describeProvider(who)}${where}${hint}` };
     });
-  }
-  return failures;
 }
 
 /**

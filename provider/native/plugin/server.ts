@@ -25,8 +25,14 @@ export interface PluginServer {
   stop(): Promise<void>;
 }
 
-/** The engine's message limit (`maxRPCMessageSize` in the engine and in Pulumi's Node.js SDK). */
-export const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
+/**
+ * The engine's message limit (`maxRPCMessageSize` in the engine and in Pulumi's Node.js SDK), both
+ * ways, as grpc-js channel options (the server's and the engine client's).
+ */
+const MESSAGE_LIMITS = {
+  "grpc.max_send_message_length": 400 * 1024 * 1024,
+  "grpc.max_receive_message_length": 400 * 1024 * 1024,
+};
 
 /**
  * The package schema served by GetSchema: `schema.json` at the package root (three levels up from
@@ -66,10 +72,11 @@ function pluginLog(engineAddress: string | undefined): { log: PluginLog; close()
   const stderr: PluginLog = (severity, message) => void process.stderr.write(`${severity}: ${message}\n`);
   if (!engineAddress) return { log: stderr, close: () => undefined };
   const { grpc, engine, engineGrpc } = proto();
-  const client = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure(), {
-    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-  });
+  const client = new engineGrpc.EngineClient(
+    engineAddress,
+    grpc.credentials.createInsecure(),
+    MESSAGE_LIMITS,
+  );
   const log: PluginLog = (severity, message, urn) => {
     const req = new engine.LogRequest()
       .setSeverity(engine.LogSeverity[severity.toUpperCase() as Uppercase<typeof severity>])
@@ -88,10 +95,7 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
   const { grpc, providerGrpc } = proto();
   const logger = pluginLog(options.engineAddress);
   const instance = new ProviderInstance(logger.log);
-  const server = new grpc.Server({
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-  });
+  const server = new grpc.Server(MESSAGE_LIMITS);
   server.addService(providerGrpc.ResourceProviderService, service(instance));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
