@@ -14,7 +14,8 @@ import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderIn
 import { diffResponse } from "./diff";
 import { RpcFailure } from "./errors";
 import { addFailures, fromStruct, proto, toStruct } from "./proto";
-import { unwrap, wrap, UNKNOWN } from "./wire";
+import { UNKNOWN } from "../../resources/framework/markers";
+import { unwrap, wrap } from "./wire";
 
 /** The provider's config properties. */
 export const CONFIG_PROPERTIES = ["apiKey", "baseUrl"] as const;

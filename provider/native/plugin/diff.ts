@@ -3,23 +3,26 @@
  * delete, update; `_REPLACE` when it forces a replacement). Properties that are also outputs are
  * compared with the last outputs (so drift found by refresh shows), input-only ones with old inputs.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { proto } from "./proto";
 import type { Bag, NativeResource } from "./resources";
-import { UNKNOWN } from "./wire";
+import { UNKNOWN } from "../../resources/framework/markers";
 
 export type Kind = "ADD" | "DELETE" | "UPDATE";
 
 const present = (v: unknown) => v !== undefined && v !== null;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** How each input changed between the old state and the new inputs. */
+/**
+ * How each input changed between the old state and the new inputs; a property the implementation
+ * says it replaces is an update if nothing else changed it.
+ */
 export function propertyChanges(
   type: NativeResource,
   olds: Bag,
   oldInputs: Bag,
   news: Bag,
+  replaces: readonly string[],
 ): Map<string, Kind> {
   const kinds = new Map<string, Kind>();
   for (const k of type.inputs) {
@@ -34,6 +37,7 @@ export function propertyChanges(
     if (!present(before)) kinds.set(k, "ADD");
     else if (now === UNKNOWN || !same(before, now)) kinds.set(k, "UPDATE");
   }
+  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
   return kinds;
 }
 
@@ -64,24 +68,4 @@ export function diffResponse(
     res.getDetaileddiffMap().set(k, d.setInputdiff(inputDiff));
   }
   return res;
-}
-
-/** The DiffResponse for an implementation's verdict. */
-export function resourceDiff(
-  verdict: pulumi.dynamic.DiffResult,
-  type: NativeResource,
-  olds: Bag,
-  oldInputs: Bag,
-  news: Bag,
-): providerPb.DiffResponse {
-  if (!verdict.changes) return diffResponse(new Map(), { changes: false });
-  const replaces = verdict.replaces ?? [];
-  const kinds = propertyChanges(type, olds, oldInputs, news);
-  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
-  return diffResponse(kinds, {
-    changes: true,
-    replaces,
-    deleteBeforeReplace: verdict.deleteBeforeReplace,
-    inputDiff: true,
-  });
 }

@@ -12,7 +12,8 @@ import { runCall, type Message } from "./call";
 import type { CallError } from "./errors";
 import type { ProviderInstance } from "./instance";
 import { fromStruct, proto } from "./proto";
-import { UNKNOWN, unwrap } from "./wire";
+import { UNKNOWN } from "../../resources/framework/markers";
+import { unwrap } from "./wire";
 
 /** True when `v` holds the engine's unknown value anywhere. */
 function holdsUnknown(v: unknown): boolean {

@@ -8,13 +8,14 @@
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
-import { resourceDiff } from "./diff";
+import { diffResponse, propertyChanges } from "./diff";
 import { RpcFailure } from "./errors";
 import { addFailures, fromStruct, proto, toStruct } from "./proto";
 import type { ResourceImplementation } from "../../resources/framework/context";
 import { outputOnlyGiven } from "../../resources/framework/definition";
 import { nativeResource, typeOfUrn, type Bag, type NativeResource } from "./resources";
-import { unwrap, wrap, UNKNOWN } from "./wire";
+import { UNKNOWN } from "../../resources/framework/markers";
+import { unwrap, wrap } from "./wire";
 
 type Impl = ResourceImplementation<Bag, Bag>;
 
@@ -70,7 +71,10 @@ export async function diff(
   const oldInputs = unwrapHidden(req.getOldInputs()).values;
   const news = unwrapHidden(req.getNews()).values;
   const verdict = await instance.guard(() => impl.diff(req.getId(), olds, news));
-  return resourceDiff(verdict, resource, olds, oldInputs, news);
+  if (!verdict.changes) return diffResponse(new Map(), { changes: false });
+  const { replaces = [], deleteBeforeReplace } = verdict;
+  const kinds = propertyChanges(resource, olds, oldInputs, news, replaces);
+  return diffResponse(kinds, { changes: true, replaces, deleteBeforeReplace, inputDiff: true });
 }
 
 export async function create(
