@@ -17,15 +17,13 @@ interface PulumiField {
   server?: string;
 }
 
-/** The SDK's version: the plugin version its resources and invokes ask the engine for. */
-export function getVersion(): string {
-  return VERSION;
-}
-
-/** Default options of every resource and invoke: `version`, and `pluginDownloadURL` when declared. */
+/**
+ * Default options of every resource and invoke: `version` (the SDK's, so the engine loads the plugin of
+ * that version), and `pluginDownloadURL` when declared.
+ */
 export function resourceOptsDefaults(field?: PulumiField): { version: string; pluginDownloadURL?: string } {
   const server = (field ?? (require("../../package.json") as { pulumi?: PulumiField }).pulumi)?.server;
-  return server ? { version: getVersion(), pluginDownloadURL: server } : { version: getVersion() };
+  return server ? { version: VERSION, pluginDownloadURL: server } : { version: VERSION };
 }
 
 /** `opts` over the defaults, as generated SDKs merge them (`pulumi.mergeOptions`). */

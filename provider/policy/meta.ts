@@ -1,20 +1,23 @@
-/** What every policy of the pack carries besides its check: its framework tag. */
-import type { PolicyComplianceFramework } from "@pulumi/policy";
+/** What every policy of the pack carries besides its check: the pack's tag and its framework tag. */
+import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { VERSION } from "../version";
 
 /** The pack's name, as the engine shows it (`pulumi-secops@v<version>`). */
 export const PACK_NAME = "pulumi-secops";
 
+/** A policy as declared: `specification` is the rule it enforces, in one sentence. */
+type Declared<P> = Omit<P, "framework"> & { specification: string; tags: string[] };
+
 /**
- * The framework tag (`@pulumi/policy` 1.18+): the pack's own guardrails, versioned with the package;
- * `reference` is the policy's section of the package's docs/policy.md, `specification` the rule it
- * enforces, in one sentence.
+ * A policy of the pack: tagged `secops`, and with the framework tag (`@pulumi/policy` 1.18+) of the
+ * pack's own guardrails, versioned with the package; its `reference` is the policy's section of the
+ * package's docs/policy.md.
  */
-export function framework(policy: string, specification: string): PolicyComplianceFramework {
-  return {
-    name: "pulumi-secops guardrails",
-    version: VERSION,
-    reference: `docs/policy.md#${policy}`,
-    specification,
-  };
+export function guardrail<P extends ResourceValidationPolicy | StackValidationPolicy>(
+  declared: Declared<P>,
+): P {
+  const { specification, tags, ...policy } = declared;
+  const reference = `docs/policy.md#${policy.name}`;
+  const framework = { name: "pulumi-secops guardrails", version: VERSION, reference, specification };
+  return { ...policy, tags: ["secops", ...tags], framework } as unknown as P;
 }

@@ -4,7 +4,7 @@
  */
 import type { ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { HVA_SEARCH_FIELDS } from "../client/types";
-import { framework } from "./meta";
+import { guardrail } from "./meta";
 import { RULE_TYPES, SEARCH_MAX_LENGTH, USER_TYPES, read, text } from "./stack";
 
 const isRule = (args: ResourceValidationArgs) => RULE_TYPES.includes(args.type);
@@ -14,16 +14,13 @@ const isUser = (args: ResourceValidationArgs) => USER_TYPES.includes(args.type);
 export const matchesEverything = (search: string) => /^\**$/.test(search.trim());
 
 /** Mandatory: a search matching every endpoint would make every endpoint a high-value asset. */
-export const searchNotEverything: ResourceValidationPolicy = {
+export const searchNotEverything = guardrail<ResourceValidationPolicy>({
   name: "secops-search-not-everything",
   description: "An HVA rule's search never matches every endpoint (`*`, `**`, or empty once trimmed).",
   enforcementLevel: "mandatory",
   severity: "critical",
-  tags: ["secops", "hva"],
-  framework: framework(
-    "secops-search-not-everything",
-    "A rule names the high-value assets it marks; it never marks every endpoint.",
-  ),
+  tags: ["hva"],
+  specification: "A rule names the high-value assets it marks; it never marks every endpoint.",
   remediationSteps:
     "Give the rule a pattern that names the assets, e.g. `dc-*` for the domain controllers. To mark many groups, declare one rule per group.",
   validateResource: (args, report) => {
@@ -34,19 +31,16 @@ export const searchNotEverything: ResourceValidationPolicy = {
         `search ${JSON.stringify(search)} matches every endpoint, so every endpoint would become a high-value asset; give a pattern that names the assets (e.g. "dc-*")`,
       );
   },
-};
+});
 
 /** Mandatory: a search longer than the API takes. */
-export const searchWithinLimit: ResourceValidationPolicy = {
+export const searchWithinLimit = guardrail<ResourceValidationPolicy>({
   name: "secops-search-within-limit",
   description: `An HVA rule's search is at most ${SEARCH_MAX_LENGTH} characters long, the longest the API takes.`,
   enforcementLevel: "mandatory",
   severity: "medium",
-  tags: ["secops", "hva"],
-  framework: framework(
-    "secops-search-within-limit",
-    `A rule's search is at most ${SEARCH_MAX_LENGTH} characters (the provider's documented limit).`,
-  ),
+  tags: ["hva"],
+  specification: `A rule's search is at most ${SEARCH_MAX_LENGTH} characters (the provider's documented limit).`,
   remediationSteps: "Shorten the search, or split it into several rules.",
   validateResource: (args, report) => {
     if (!isRule(args)) return;
@@ -54,7 +48,7 @@ export const searchWithinLimit: ResourceValidationPolicy = {
     if (search !== undefined && search.length > SEARCH_MAX_LENGTH)
       report(`search is ${search.length} characters long; the API takes at most ${SEARCH_MAX_LENGTH}`);
   },
-};
+});
 
 /** The configuration of {@link fieldKnown}. */
 export interface FieldKnownConfig {
@@ -65,16 +59,13 @@ export interface FieldKnownConfig {
 }
 
 /** Mandatory when `strict` is set: a rule searching a field the spec does not list. */
-export const fieldKnown: ResourceValidationPolicy = {
+export const fieldKnown = guardrail<ResourceValidationPolicy>({
   name: "secops-field-known",
   description: "With strict on, an HVA rule searches only a field the spec lists (or allowedFields names).",
   enforcementLevel: "mandatory",
   severity: "low",
-  tags: ["secops", "hva"],
-  framework: framework(
-    "secops-field-known",
-    "A rule searches a field the API is known to take (the spec lists `name`).",
-  ),
+  tags: ["hva"],
+  specification: "A rule searches a field the API is known to take (the spec lists `name`).",
   remediationSteps:
     "Use a listed field, or add the field to allowedFields in the pack's config once the API is known to take it.",
   configSchema: {
@@ -91,19 +82,17 @@ export const fieldKnown: ResourceValidationPolicy = {
     if (field !== undefined && !allowedFields.includes(field))
       report(`field ${JSON.stringify(field)} is not one of the allowed fields (${allowedFields.join(", ")})`);
   },
-};
+});
 
 /** Advisory: a DirectoryUserSettings that clears the exposed-credentials mark. */
-export const credentialsExposedKept: ResourceValidationPolicy = {
+export const credentialsExposedKept = guardrail<ResourceValidationPolicy>({
   name: "secops-credentials-exposed-kept",
   description: "A DirectoryUserSettings does not turn credentialsExposed to false.",
   enforcementLevel: "advisory",
   severity: "high",
-  tags: ["secops", "directory"],
-  framework: framework(
-    "secops-credentials-exposed-kept",
+  tags: ["directory"],
+  specification:
     "The product's mark that a user's credentials are exposed is cleared only after they were rotated.",
-  ),
   remediationSteps:
     "Rotate the user's credentials first; then clear the mark once, and remove credentialsExposed from the resource (unset: not managed) so the mark can be raised again.",
   validateResource: (args, report) => {
@@ -113,4 +102,4 @@ export const credentialsExposedKept: ResourceValidationPolicy = {
       `credentialsExposed is set to false for directory user ${JSON.stringify(user)}, which clears the product's mark that the user's credentials are exposed, and keeps it cleared`,
     );
   },
-};
+});

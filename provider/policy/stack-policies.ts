@@ -5,7 +5,7 @@
  * team of the stack, across providers too once a team is known (see `teamsOf` in ./stack.ts).
  */
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
-import { framework } from "./meta";
+import { guardrail } from "./meta";
 import { RULE_TYPES, USER_TYPES, duplicates, listed, read, ruleKey, teamsOf, text, type Team } from "./stack";
 
 const rulesOf = (resources: readonly PolicyResource[]) =>
@@ -22,16 +22,13 @@ function ruleIdentity(team: (r: PolicyResource) => Team) {
 }
 
 /** Mandatory: two resources declaring one rule (same team, field and search). */
-export const ruleDeclaredOnce: StackValidationPolicy = {
+export const ruleDeclaredOnce = guardrail<StackValidationPolicy>({
   name: "secops-rule-declared-once",
   description: "No two resources of the stack declare the same HVA rule (the same team's field and search).",
   enforcementLevel: "mandatory",
   severity: "high",
-  tags: ["secops", "hva", "data-safety"],
-  framework: framework(
-    "secops-rule-declared-once",
-    "One live object, one resource: a rule is held by one resource of the stack.",
-  ),
+  tags: ["hva", "data-safety"],
+  specification: "One live object, one resource: a rule is held by one resource of the stack.",
   remediationSteps:
     "Keep one declaration of the rule. If the others are deployed, run `pulumi state delete <urn>` for each before removing it from the program, so that no update deletes the live rule the kept one holds.",
   validateStack: (args, report) => {
@@ -44,19 +41,17 @@ export const ruleDeclaredOnce: StackValidationPolicy = {
       );
     }
   },
-};
+});
 
 /** Mandatory: two DirectoryUserSettings of one directory user (same team). */
-export const userDeclaredOnce: StackValidationPolicy = {
+export const userDeclaredOnce = guardrail<StackValidationPolicy>({
   name: "secops-user-declared-once",
   description: "No two resources of the stack declare the settings of the same directory user.",
   enforcementLevel: "mandatory",
   severity: "high",
-  tags: ["secops", "directory", "data-safety"],
-  framework: framework(
-    "secops-user-declared-once",
+  tags: ["directory", "data-safety"],
+  specification:
     "One live object, one resource: a directory user's settings are held by one resource of the stack.",
-  ),
   remediationSteps:
     "Merge the declarations into one DirectoryUserSettings per user (each flag set once). If the others are deployed, `pulumi state delete <urn>` them before removing them from the program.",
   validateStack: (args, report) => {
@@ -73,7 +68,7 @@ export const userDeclaredOnce: StackValidationPolicy = {
       );
     }
   },
-};
+});
 
 /**
  * The rules whose inputs ask `adoptExisting`, by URN. The outputs the stack check gets do not carry
@@ -84,39 +79,37 @@ export const userDeclaredOnce: StackValidationPolicy = {
 const adopting = new Map<string, boolean>();
 
 /** Mandatory: `adoptExisting` on a rule that another resource of the stack declares. */
-export const adoptUndeclaredOnly: StackValidationPolicy & Pick<ResourceValidationPolicy, "validateResource"> =
-  {
-    name: "secops-adopt-undeclared-only",
-    description: "No rule with adoptExisting adopts a rule that another resource of the stack declares.",
-    enforcementLevel: "mandatory",
-    severity: "high",
-    tags: ["secops", "hva", "data-safety"],
-    framework: framework(
-      "secops-adopt-undeclared-only",
-      "An adoption never holds one object twice: what is adopted is what no resource holds.",
-    ),
-    remediationSteps:
-      "Remove adoptExisting from the resource (the other declaration already holds the rule), or remove the other declaration.",
-    validateResource: (args) => {
-      if (RULE_TYPES.includes(args.type)) adopting.set(args.urn, read(args.props, "adoptExisting") === true);
-    },
-    validateStack: (args, report) => {
-      const team = teamsOf(args.resources);
-      const identity = ruleIdentity(team);
-      const rules = rulesOf(args.resources);
-      for (const r of [...rules].sort((a, b) => (a.urn < b.urn ? -1 : 1))) {
-        const id = identity(r);
-        if (!id || !(adopting.get(r.urn) ?? read(r.props, "adoptExisting") === true)) continue;
-        const others = rules.filter((o) => o !== r && identity(o) === id).map((o) => o.name);
-        if (others.length === 0) continue;
-        const verb = others.length === 1 ? "declares" : "declare";
-        report(
-          `${r.name} adopts (adoptExisting) the HVA rule ${ruleText(ruleKey(r.props)!)} of ${team(r).label}, which ${listed(others.sort())} ${verb} too: the adoption would hold a rule another resource holds`,
-          r.urn,
-        );
-      }
-    },
-  };
+export const adoptUndeclaredOnly = guardrail<
+  StackValidationPolicy & Pick<ResourceValidationPolicy, "validateResource">
+>({
+  name: "secops-adopt-undeclared-only",
+  description: "No rule with adoptExisting adopts a rule that another resource of the stack declares.",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  tags: ["hva", "data-safety"],
+  specification: "An adoption never holds one object twice: what is adopted is what no resource holds.",
+  remediationSteps:
+    "Remove adoptExisting from the resource (the other declaration already holds the rule), or remove the other declaration.",
+  validateResource: (args) => {
+    if (RULE_TYPES.includes(args.type)) adopting.set(args.urn, read(args.props, "adoptExisting") === true);
+  },
+  validateStack: (args, report) => {
+    const team = teamsOf(args.resources);
+    const identity = ruleIdentity(team);
+    const rules = rulesOf(args.resources);
+    for (const r of [...rules].sort((a, b) => (a.urn < b.urn ? -1 : 1))) {
+      const id = identity(r);
+      if (!id || !(adopting.get(r.urn) ?? read(r.props, "adoptExisting") === true)) continue;
+      const others = rules.filter((o) => o !== r && identity(o) === id).map((o) => o.name);
+      if (others.length === 0) continue;
+      const verb = others.length === 1 ? "declares" : "declare";
+      report(
+        `${r.name} adopts (adoptExisting) the HVA rule ${ruleText(ruleKey(r.props)!)} of ${team(r).label}, which ${listed(others.sort())} ${verb} too: the adoption would hold a rule another resource holds`,
+        r.urn,
+      );
+    }
+  },
+});
 
 /** The configuration of {@link disabledRuleAge}. */
 export interface DisabledRuleAgeConfig {
@@ -132,16 +125,13 @@ const DAY_MS = 86_400_000;
  * timestamps of its own (Pulumi 3.274.1's AnalyzerResource has no created or modified time), so a
  * rule without `disabledAt` is not judged.
  */
-export const disabledRuleAge: StackValidationPolicy = {
+export const disabledRuleAge = guardrail<StackValidationPolicy>({
   name: "secops-disabled-rule-age",
   description: "No HVA rule stays disabled for longer than maxDisabledDays (default 30).",
   enforcementLevel: "advisory",
   severity: "low",
-  tags: ["secops", "hva"],
-  framework: framework(
-    "secops-disabled-rule-age",
-    "A disabled rule is a decision with an end: enable it again or remove it.",
-  ),
+  tags: ["hva"],
+  specification: "A disabled rule is a decision with an end: enable it again or remove it.",
   remediationSteps:
     "Enable the rule again (enabled: true) or remove it from the program; raise maxDisabledDays in the pack's config if the pause is meant to last.",
   configSchema: { properties: { maxDisabledDays: { type: "integer", minimum: 0, default: 30 } } },
@@ -160,7 +150,7 @@ export const disabledRuleAge: StackValidationPolicy = {
         );
     }
   },
-};
+});
 
 /** The configuration of {@link rulesPerTeam}. */
 export interface RulesPerTeamConfig {
@@ -169,16 +159,13 @@ export interface RulesPerTeamConfig {
 }
 
 /** Advisory: more rules of one team in the stack than `maxRulesPerTeam`. */
-export const rulesPerTeam: StackValidationPolicy = {
+export const rulesPerTeam = guardrail<StackValidationPolicy>({
   name: "secops-rules-per-team",
   description: "A team has at most maxRulesPerTeam (default 100) HVA rules in the stack.",
   enforcementLevel: "advisory",
   severity: "low",
-  tags: ["secops", "hva"],
-  framework: framework(
-    "secops-rules-per-team",
-    "A team's rules stay few enough to review: broad patterns over one rule per asset.",
-  ),
+  tags: ["hva"],
+  specification: "A team's rules stay few enough to review: broad patterns over one rule per asset.",
   remediationSteps:
     "Merge rules into broader patterns (`sql-*` over one rule per server), or raise maxRulesPerTeam in the pack's config.",
   configSchema: { properties: { maxRulesPerTeam: { type: "integer", minimum: 0, default: 100 } } },
@@ -194,4 +181,4 @@ export const rulesPerTeam: StackValidationPolicy = {
       if (n > maxRulesPerTeam)
         report(`${n} HVA rules of ${label} are declared in this stack, more than ${maxRulesPerTeam}`);
   },
-};
+});

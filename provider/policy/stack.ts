@@ -108,9 +108,6 @@ export function duplicates<T extends { urn: string }>(
     .map(([, g]) => [...g].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)));
 }
 
-/** Names as a list: `a and b`, `a, b and c`. */
-export function listed(names: readonly string[]): string {
-  return names.length < 2
-    ? names.join("")
-    : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
-}
+/** Names as a list: `a and b`, `a, b and c` (British English: no comma before `and`). */
+export const listed = (names: readonly string[]): string =>
+  new Intl.ListFormat("en-GB", { type: "conjunction" }).format(names);

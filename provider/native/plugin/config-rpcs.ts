@@ -1,8 +1,9 @@
 /**
- * Provider configuration RPCs: CheckConfig (no network; failures name the provider and the property),
- * DiffConfig and Configure. Config properties: `apiKey` (secret) and `baseUrl`. A named provider's key
- * comes from its own arguments only; the default provider (URN name `default` or `default_<version>`)
- * keeps the documented precedence: explicit (stack config) > SECOPS_API_KEY (issue 32).
+ * Provider configuration RPCs: Handshake, CheckConfig (no network; failures name the provider and
+ * the property), DiffConfig and Configure. Config properties: `apiKey` (secret) and `baseUrl`. A named
+ * provider's key comes from its own arguments only; the default provider (URN name `default` or
+ * `default_<version>`) keeps the documented precedence: explicit (stack config) > SECOPS_API_KEY
+ * (issue 32).
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { closest } from "../../client/options";
@@ -10,33 +11,31 @@ import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
 import { ENV_VARS, namedProviderWithoutKey, notNonEmptyString, settingProblem } from "../../client/settings";
 import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
+import { diffResponse } from "./diff";
 import { RpcFailure } from "./errors";
-import { PROTOCOL } from "./handshake";
-import { messages, fromStruct, toStruct } from "./messages";
-import { unwrap, wrap, UNKNOWN } from "./wire";
+import { addFailures, fromStruct, proto, toStruct } from "./proto";
+import { UNKNOWN } from "../../resources/framework/markers";
+import { unwrap, wrap } from "./wire";
 
 /** The provider's config properties. */
 export const CONFIG_PROPERTIES = ["apiKey", "baseUrl"] as const;
-/** Keys the engine or SDK may add to a provider's inputs; accepted and ignored. */
-const ENGINE_KEYS = ["version", "pluginDownloadURL"];
+/** What a provider's inputs may hold: its settings, and the keys the engine or SDK add (ignored). */
+const KNOWN_KEYS: readonly string[] = [...CONFIG_PROPERTIES, "version", "pluginDownloadURL"];
 type Failure = { property: string; reason: string };
 
 const absent = (v: unknown) => v === undefined || v === null;
 
 /** Names the caller does not know, with the closest known one. */
 function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | undefined): Failure[] {
-  const failures: Failure[] = [];
-  for (const key of Object.keys(news)) {
-    if ((CONFIG_PROPERTIES as readonly string[]).includes(key) || ENGINE_KEYS.includes(key)) continue;
-    const near = closest(key, CONFIG_PROPERTIES);
-    // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
-    const where = who?.isDefault ? ` (stack config secops:${key})` : "";
-    failures.push({
-      property: key,
-      reason: `${key} is not a setting of ${describeProvider(who)}${where}${near ? `; did you mean ${near}?` : ""}`,
+  return Object.keys(news)
+    .filter((key) => !KNOWN_KEYS.includes(key))
+    .map((key) => {
+      const near = closest(key, CONFIG_PROPERTIES);
+      // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
+      const where = who?.isDefault ? ` (stack config secops:${key})` : "";
+      const hint = near ? `; did you mean ${near}?` : "";
+      return { property: key, reason: `${key} is not a setting of ${describeProvider(who)}${where}${hint}` };
     });
-  }
-  return failures;
 }
 
 /**
@@ -76,19 +75,12 @@ export function checkConfig(
   req: providerPb.CheckRequest,
   instance?: ProviderInstance,
 ): providerPb.CheckResponse {
-  const { provider } = messages();
   const who = providerOfUrn(req.getUrn());
-  if (who) instance?.identify(who);
+  if (who && instance) instance.who = who;
   // The key is a secret whether or not it arrived as one.
   const { values, secrets } = unwrap(fromStruct(req.getNews()), ["apiKey"]);
-  const res = new provider.CheckResponse();
-  res.setInputs(toStruct(wrap(values, secrets)));
-  for (const f of configFailures(values, who)) {
-    const failure = new provider.CheckFailure();
-    failure.setProperty(f.property);
-    failure.setReason(f.reason);
-    res.addFailures(failure);
-  }
+  const res = new (proto().provider.CheckResponse)().setInputs(toStruct(wrap(values, secrets)));
+  addFailures(res, configFailures(values, who));
   return res;
 }
 
@@ -112,15 +104,11 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
 }
 
 /**
- * The refusal of a key of another team. Switching it would leave every rule the provider holds in the
- * old team (reads of the new key cannot see them), and a replace would move them all with one
- * `--yes`: either way rules change team without anyone asking for it (issue 32).
+ * The words of the refusal of a key of another team (the offline runner gives the same). Switching it
+ * would leave every rule the provider holds in the old team (reads of the new key cannot see them),
+ * and a replace would move them all with one `--yes`: either way rules change team without anyone
+ * asking for it (issue 32).
  */
-function otherTeamsKey(who: ProviderIdentity | undefined, before: string, after: string): RpcFailure {
-  return new RpcFailure("FAILED_PRECONDITION", otherTeamsKeyMessage(who, before, after));
-}
-
-/** The words of that refusal (the offline runner gives the same). */
 export function otherTeamsKeyMessage(
   who: ProviderIdentity | undefined,
   before: string,
@@ -149,10 +137,8 @@ export async function diffConfig(
   req: providerPb.DiffRequest,
   instance?: ProviderInstance,
 ): Promise<providerPb.DiffResponse> {
-  const { provider } = messages();
   const olds = unwrap(fromStruct(req.getOlds())).values;
   const news = unwrap(fromStruct(req.getNews())).values;
-  const res = new provider.DiffResponse();
   const changed = CONFIG_PROPERTIES.filter(
     (k) =>
       news[k] === UNKNOWN || (k === "baseUrl" ? sameUrl(olds[k]) !== sameUrl(news[k]) : olds[k] !== news[k]),
@@ -163,24 +149,13 @@ export async function diffConfig(
       teamOfKey(news.apiKey, news.baseUrl),
     ]);
     if (before !== undefined && after !== undefined && before !== after) {
-      const refusal = otherTeamsKey(providerOfUrn(req.getUrn()), before, after);
+      const message = otherTeamsKeyMessage(providerOfUrn(req.getUrn()), before, after);
+      const refusal = new RpcFailure("FAILED_PRECONDITION", message);
       if (!instance) throw refusal;
-      instance.refuseConfigure(refusal);
+      instance.configureRefusal = refusal;
     }
   }
-  res.setChanges(
-    changed.length
-      ? provider.DiffResponse.DiffChanges.DIFF_SOME
-      : provider.DiffResponse.DiffChanges.DIFF_NONE,
-  );
-  res.setDiffsList(changed);
-  for (const k of changed) {
-    const d = new provider.PropertyDiff();
-    d.setKind(provider.PropertyDiff.Kind.UPDATE);
-    res.getDetaileddiffMap().set(k, d);
-  }
-  res.setHasdetaileddiff(true);
-  return res;
+  return diffResponse(new Map(changed.map((k) => [k, "UPDATE" as const])), {});
 }
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== UNKNOWN ? v : undefined);
@@ -200,6 +175,36 @@ function given(args: Record<string, unknown>, who: ProviderIdentity | undefined)
 }
 
 /**
+ * What this provider supports. Secrets: yes (a secret input stays secret in state). Resources: yes, as
+ * the protocol requires of a provider that handshakes; no input of ours takes a resource, so a
+ * reference sent as an input fails Check like any other value of the wrong type. Outputs, autonaming
+ * configuration and non-UTF-8 byte strings: no.
+ */
+const PROTOCOL = {
+  acceptSecrets: true,
+  acceptResources: true,
+  acceptOutputs: false,
+  supportsAutonamingConfiguration: false,
+} as const;
+
+/**
+ * Handshake: the engine's first call (Pulumi 3.x engines since the protocol added it), and how it
+ * learns what the provider supports; its answers must match Configure's. After a successful Handshake
+ * the engine records these answers and ignores Configure's flags; it also assumes the provider
+ * supports `preview` on Create and Update (`pluginProtocol.supportsPreview: true` in the engine's
+ * provider_plugin.go), which this provider does: a Create or Update with `preview` writes nothing.
+ */
+export function handshake(_req: providerPb.ProviderHandshakeRequest): providerPb.ProviderHandshakeResponse {
+  return new (proto().provider.ProviderHandshakeResponse)()
+    .setAcceptSecrets(PROTOCOL.acceptSecrets)
+    .setAcceptResources(PROTOCOL.acceptResources)
+    .setAcceptOutputs(PROTOCOL.acceptOutputs)
+    .setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
+  // acceptsByteString (field 6) is left at its default, false: the stubs of @pulumi/pulumi 3.248 (the
+  // lowest version this package supports) do not have the field yet.
+}
+
+/**
  * Configure. Who the provider is comes from the request's URN (an engine that was told
  * `configureWithUrn` in Handshake sends it) or else from its CheckConfig: a named provider's key then
  * never comes from the environment. An engine that sends neither (a refresh of an old state) keeps
@@ -209,11 +214,10 @@ export async function configure(
   instance: ProviderInstance,
   req: providerPb.ConfigureRequest,
 ): Promise<providerPb.ConfigureResponse> {
-  const { provider } = messages();
-  const refusal = instance.takeConfigureRefusal();
+  const refusal = instance.configureRefusal;
+  instance.configureRefusal = undefined; // given once
   if (refusal) throw refusal;
-  const urnWho = providerOfUrn(req.getUrn());
-  if (urnWho) instance.identify(urnWho);
+  instance.who = providerOfUrn(req.getUrn()) ?? instance.who;
   const args = unwrap(fromStruct(req.getArgs())).values;
   given(args, instance.who);
   const variables = req.getVariablesMap();
@@ -224,13 +228,12 @@ export async function configure(
   );
   // A key given and known is checked now: refused, it fails here once for the provider.
   if (text(args.apiKey) !== undefined) await instance.checkKey();
-  const res = new provider.ConfigureResponse();
   // The answers Handshake gives (an engine that handshook ignores these), and preview support, which
   // the protocol requires of a provider that handshakes.
-  res.setAcceptsecrets(PROTOCOL.acceptSecrets);
-  res.setSupportspreview(true);
-  res.setAcceptresources(PROTOCOL.acceptResources);
-  res.setAcceptoutputs(PROTOCOL.acceptOutputs);
-  res.setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
-  return res;
+  return new (proto().provider.ConfigureResponse)()
+    .setAcceptsecrets(PROTOCOL.acceptSecrets)
+    .setSupportspreview(true)
+    .setAcceptresources(PROTOCOL.acceptResources)
+    .setAcceptoutputs(PROTOCOL.acceptOutputs)
+    .setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
 }

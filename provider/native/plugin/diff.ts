@@ -3,23 +3,26 @@
  * delete, update; `_REPLACE` when it forces a replacement). Properties that are also outputs are
  * compared with the last outputs (so drift found by refresh shows), input-only ones with old inputs.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { messages } from "./messages";
+import { proto } from "./proto";
 import type { Bag, NativeResource } from "./resources";
-import { UNKNOWN } from "./wire";
+import { UNKNOWN } from "../../resources/framework/markers";
 
-type Kind = "ADD" | "DELETE" | "UPDATE";
+export type Kind = "ADD" | "DELETE" | "UPDATE";
 
 const present = (v: unknown) => v !== undefined && v !== null;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** How each input changed between the old state and the new inputs. */
+/**
+ * How each input changed between the old state and the new inputs; a property the implementation
+ * says it replaces is an update if nothing else changed it.
+ */
 export function propertyChanges(
   type: NativeResource,
   olds: Bag,
   oldInputs: Bag,
   news: Bag,
+  replaces: readonly string[],
 ): Map<string, Kind> {
   const kinds = new Map<string, Kind>();
   for (const k of type.inputs) {
@@ -34,39 +37,35 @@ export function propertyChanges(
     if (!present(before)) kinds.set(k, "ADD");
     else if (now === UNKNOWN || !same(before, now)) kinds.set(k, "UPDATE");
   }
+  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
   return kinds;
 }
 
-/** The DiffResponse for an implementation's verdict. */
+/**
+ * A DiffResponse: each changed property with its kind, `_REPLACE` for those in `replaces`;
+ * `inputDiff` when the kinds compare new inputs with old inputs (resources), not old state (config).
+ */
 export function diffResponse(
-  verdict: pulumi.dynamic.DiffResult,
-  type: NativeResource,
-  olds: Bag,
-  oldInputs: Bag,
-  news: Bag,
+  kinds: ReadonlyMap<string, Kind>,
+  {
+    changes = kinds.size > 0,
+    replaces = [] as readonly string[],
+    deleteBeforeReplace = false,
+    inputDiff = false,
+  },
 ): providerPb.DiffResponse {
-  const { provider } = messages();
-  const res = new provider.DiffResponse();
-  const { DiffChanges } = provider.DiffResponse;
-  if (!verdict.changes) {
-    res.setChanges(DiffChanges.DIFF_NONE);
-    res.setHasdetaileddiff(true);
-    return res;
-  }
-  const replaces = verdict.replaces ?? [];
-  const kinds = propertyChanges(type, olds, oldInputs, news);
-  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
-  res.setChanges(DiffChanges.DIFF_SOME);
-  res.setReplacesList(replaces);
-  res.setDeletebeforereplace(verdict.deleteBeforeReplace ?? false);
-  res.setDiffsList([...kinds.keys()]);
+  const { provider } = proto();
   const K = provider.PropertyDiff.Kind;
+  const { DIFF_SOME, DIFF_NONE } = provider.DiffResponse.DiffChanges;
+  const res = new provider.DiffResponse()
+    .setChanges(changes ? DIFF_SOME : DIFF_NONE)
+    .setReplacesList([...replaces])
+    .setDeletebeforereplace(deleteBeforeReplace)
+    .setDiffsList([...kinds.keys()])
+    .setHasdetaileddiff(!changes || kinds.size > 0);
   for (const [k, kind] of kinds) {
-    const d = new provider.PropertyDiff();
-    d.setKind(replaces.includes(k) ? K[`${kind}_REPLACE`] : K[kind]);
-    d.setInputdiff(true);
-    res.getDetaileddiffMap().set(k, d);
+    const d = new provider.PropertyDiff().setKind(replaces.includes(k) ? K[`${kind}_REPLACE`] : K[kind]);
+    res.getDetaileddiffMap().set(k, d.setInputdiff(inputDiff));
   }
-  res.setHasdetaileddiff(kinds.size > 0);
   return res;
 }

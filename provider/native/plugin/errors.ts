@@ -2,15 +2,12 @@
  * How failures cross gRPC: the message (redacted) as the status details, and a create that made
  * something as Pulumi's ErrorResourceInitFailed (id and properties), so the engine records it.
  */
+import type * as grpcTypes from "@grpc/grpc-js";
 import { ErrorCodes, isSecOpsError, redact, redactValues } from "../../client/errors";
 import { proto, toStruct } from "./proto";
 
-/** A call's outcome when it is not a message: code, message and `grpc-status-details-bin` bytes. */
-export interface CallStatus {
-  code: number;
-  message: string;
-  details?: Uint8Array;
-}
+/** A failure as grpc-js sends it. */
+export type CallError = Partial<grpcTypes.ServiceError>;
 
 /** An error that carries what a half-finished create made (Pulumi's partial failure). */
 interface InitFailed extends Error {
@@ -42,13 +39,17 @@ function codeOf(err: unknown): "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "UNI
   return "UNKNOWN";
 }
 
-/** The gRPC status for `err`, without the key or any of `secrets` (the call's secret input values). */
-export function toStatus(err: unknown, secrets: ReadonlySet<string> = new Set()): CallStatus {
+/**
+ * The gRPC status for `err`, without the key or any of `secrets` (the call's secret input values); a
+ * half-finished create's ErrorResourceInitFailed goes as the status details (binary metadata).
+ */
+export function callError(err: unknown, secrets: ReadonlySet<string>): CallError {
   const clean = (text: string) => redactValues(redact(text), secrets);
   const message = clean(err instanceof Error ? err.message : String(err));
   const { grpc, status, provider, any } = proto();
-  const code = grpc.status[codeOf(err)];
-  if (!isInitFailed(err)) return { code, message };
+  const metadata = new grpc.Metadata();
+  const failure = { code: grpc.status[codeOf(err)], details: message, metadata };
+  if (!isInitFailed(err)) return failure;
   const detail = new provider.ErrorResourceInitFailed();
   detail.setId(err.id);
   detail.setProperties(toStruct(err.properties ?? {}));
@@ -59,5 +60,6 @@ export function toStatus(err: unknown, secrets: ReadonlySet<string> = new Set())
   st.setCode(grpc.status.UNKNOWN);
   st.setMessage(message);
   st.addDetails(packed);
-  return { code, message, details: st.serializeBinary() };
+  metadata.add("grpc-status-details-bin", Buffer.from(st.serializeBinary()));
+  return failure;
 }

@@ -3,6 +3,7 @@
  * own implementations (own caches). Nothing here is process-global, so two teams never mix.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SecOpsClient } from "../../client/client";
 import { ErrorCodes, SecOpsConfigError, encodings, isSecOpsError } from "../../client/errors";
 import {
@@ -15,6 +16,7 @@ import {
 } from "../../config";
 import type { ResourceContext, ResourceImplementation } from "../../resources/framework/context";
 import { nativeResource, type Bag } from "./resources";
+import type { Unwrapped } from "./wire";
 
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
 export type PluginLog = (severity: "info" | "warning" | "error", message: string, urn?: string) => void;
@@ -25,17 +27,20 @@ export type PluginLog = (severity: "info" | "warning" | "error", message: string
  */
 export const currentCall = new AsyncLocalStorage<{ urn: string; secrets: Set<string> }>();
 
-/** Keeps the string values inside `values` (secret inputs) out of the current call's error text. */
-export function hideInErrors(values: Iterable<unknown>): void {
+/**
+ * Keeps the string values of the secret properties of `bag` out of the current call's error text;
+ * returns `bag`.
+ */
+export function hideInErrors(bag: Unwrapped): Unwrapped {
   const call = currentCall.getStore();
-  if (!call) return;
   const add = (v: unknown): void => {
     if (typeof v === "string") {
-      if (v.length >= 3) for (const form of encodings(v)) call.secrets.add(form);
+      if (v.length >= 3) for (const form of encodings(v)) call?.secrets.add(form);
     } else if (Array.isArray(v)) v.forEach(add);
     else if (v !== null && typeof v === "object") Object.values(v).forEach(add);
   };
-  for (const v of values) add(v);
+  for (const k of bag.secrets) add(bag.values[k]);
+  return bag;
 }
 
 /** Who a provider instance is: the name in its URN, and whether it is the engine's default provider. */
@@ -81,38 +86,19 @@ function keyRefused(
 }
 
 export class ProviderInstance implements ResourceContext {
-  #who: ProviderIdentity | undefined;
+  /** Who this instance is, from its CheckConfig or Configure URN (one plugin process per provider). */
+  who: ProviderIdentity | undefined;
+  /** A DiffConfig's refusal of the new settings, for the Configure that follows it (see diffConfig). */
+  configureRefusal: Error | undefined;
+  /** Set by Cancel: later calls fail plainly. */
+  cancelled = false;
   #refused: SecOpsConfigError | undefined;
-  #configureRefusal: Error | undefined;
   #settings: Promise<ConnectionSettings> | undefined;
   #client: Promise<SecOpsClient> | undefined;
-  #cancelled = false;
   readonly #warned = new Set<string>();
   readonly #impls = new Map<string, ResourceImplementation<Bag, Bag>>();
 
   constructor(private readonly log: PluginLog) {}
-
-  /** Who this instance is, from its CheckConfig or Configure URN. */
-  get who(): ProviderIdentity | undefined {
-    return this.#who;
-  }
-
-  /** A DiffConfig's refusal of the new settings, for the Configure that follows it (see diffConfig). */
-  refuseConfigure(refusal: Error): void {
-    this.#configureRefusal = refusal;
-  }
-
-  /** The refusal DiffConfig kept, once. */
-  takeConfigureRefusal(): Error | undefined {
-    const r = this.#configureRefusal;
-    this.#configureRefusal = undefined;
-    return r;
-  }
-
-  /** Records who this instance is (the engine starts one plugin process per provider). */
-  identify(who: ProviderIdentity): void {
-    this.#who = who;
-  }
 
   /**
    * Settings from Configure: explicit args, then the engine's `variables`
@@ -127,7 +113,7 @@ export class ProviderInstance implements ResourceContext {
     variables: (key: string) => string | undefined,
     keyUnknown = false,
   ): void {
-    const who = this.#who;
+    const who = this.who;
     const named = who && !who.isDefault ? who.name : undefined;
     const settings = Promise.resolve().then(() => {
       if (keyUnknown)
@@ -165,7 +151,7 @@ export class ProviderInstance implements ResourceContext {
       } catch (err) {
         // A setting CheckConfig did not see (a refresh sends none): said with the provider's name.
         if (err instanceof SecOpsConfigError)
-          throw new SecOpsConfigError(`${describeProvider(this.#who)}: ${err.message}`, err.field);
+          throw new SecOpsConfigError(`${describeProvider(this.who)}: ${err.message}`, err.field);
         throw err;
       }
     });
@@ -181,7 +167,7 @@ export class ProviderInstance implements ResourceContext {
       return await work();
     } catch (err) {
       if (isSecOpsError(err, ErrorCodes.AUTH) && err.status === 401)
-        throw (this.#refused ??= keyRefused(this.#who, err));
+        throw (this.#refused ??= keyRefused(this.who, err));
       throw err;
     }
   }
@@ -200,17 +186,12 @@ export class ProviderInstance implements ResourceContext {
     } catch {
       return;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-      timer.unref();
-    });
+    // An unref'd timer: a lookup that outlives the wait never holds the process.
+    const late = sleep(waitMs, undefined, { ref: false });
     try {
       await Promise.race([this.guard(() => client.identity()).then(() => undefined), late]);
     } catch (err) {
       if (err === this.#refused) throw err;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -237,13 +218,9 @@ export class ProviderInstance implements ResourceContext {
     return impl;
   }
 
-  get cancelled(): boolean {
-    return this.#cancelled;
-  }
-
   /** Cancel: in-flight requests end now; later calls fail plainly. */
   async cancel(): Promise<void> {
-    this.#cancelled = true;
+    this.cancelled = true;
     const client = this.#client;
     if (client) await client.then((c) => c.destroy()).catch(() => undefined);
   }

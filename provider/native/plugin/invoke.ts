@@ -10,7 +10,7 @@ import { closest } from "../../client/options";
 import { FUNCTIONS } from "../../functions/registry";
 import { hideInErrors, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
-import { fromStruct, messages, toStruct } from "./messages";
+import { addFailures, fromStruct, proto, toStruct } from "./proto";
 import type { Bag } from "./resources";
 import { unwrap, wrap } from "./wire";
 
@@ -42,13 +42,11 @@ export async function invoke(
   instance: ProviderInstance,
   req: providerPb.InvokeRequest,
 ): Promise<providerPb.InvokeResponse> {
-  const { provider } = messages();
   const fn = NATIVE_FUNCTIONS[req.getTok()];
   if (!fn)
     throw new RpcFailure("INVALID_ARGUMENT", `secops: unknown function ${JSON.stringify(req.getTok())}`);
-  const { values: args, secrets } = unwrap(fromStruct(req.getArgs()));
-  hideInErrors([...secrets].map((k) => args[k]));
-  const res = new provider.InvokeResponse();
+  const { values: args, secrets } = hideInErrors(unwrap(fromStruct(req.getArgs())));
+  const res = new (proto().provider.InvokeResponse)();
   try {
     const bad = unknownArgument(fn, args);
     if (bad) throw bad;
@@ -57,10 +55,7 @@ export async function invoke(
     res.setReturn(toStruct(secrets.size ? wrap(result, new Set(Object.keys(result ?? {}))) : result));
   } catch (err) {
     if (!(err instanceof SecOpsInputError)) throw err;
-    const failure = new provider.CheckFailure();
-    failure.setProperty(err.field ?? "");
-    failure.setReason(err.message);
-    res.addFailures(failure);
+    addFailures(res, [{ property: err.field, reason: err.message }]);
   }
   return res;
 }

@@ -8,10 +8,12 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { checkListRequest, listPage, type ListPageRequest } from "../../resources/framework/listing";
-import { runCall, type CallError, type Message } from "./call";
+import { runCall, type Message } from "./call";
+import type { CallError } from "./errors";
 import type { ProviderInstance } from "./instance";
 import { fromStruct, proto } from "./proto";
-import { UNKNOWN, unwrap } from "./wire";
+import { UNKNOWN } from "../../resources/framework/markers";
+import { unwrap } from "./wire";
 
 /** True when `v` holds the engine's unknown value anywhere. */
 function holdsUnknown(v: unknown): boolean {
@@ -49,12 +51,8 @@ async function answers(instance: ProviderInstance, req: providerPb.ListRequest):
 /** The List handler: every answer written, then the end; a failure as the call's status. */
 export function list(instance: ProviderInstance): grpcTypes.handleServerStreamingCall<unknown, Message> {
   return (call) => {
-    let batch: Message[] = [];
-    runCall(instance, call, async (req: providerPb.ListRequest) => {
-      batch = await answers(instance, req);
-      return undefined;
-    }).then(
-      () => {
+    runCall(instance, call, (req: providerPb.ListRequest) => answers(instance, req)).then(
+      (batch) => {
         for (const message of batch) if (!call.cancelled) call.write(message);
         call.end();
       },

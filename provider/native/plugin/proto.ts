@@ -1,45 +1,143 @@
 /**
- * Pulumi's gRPC stubs with the grpc-js they were generated for: the message classes of ./messages.ts
- * plus grpc-js and the service definitions. The plugin serves with them (./server.ts) and the side that
- * plays the engine (the offline runner, the tests) calls with them. grpc-js is loaded from
- * @pulumi/pulumi's own dependencies so that the stubs and the server share one grpc-js instance (in
- * the plugin bundle, scripts/bundle-plugin.js resolves the same names from that folder).
+ * Pulumi's gRPC stubs (`@pulumi/pulumi/proto/*`) with the grpc-js and google-protobuf they were
+ * generated for. The plugin serves with them (./server.ts) and the side that plays the engine (the
+ * offline runner, the tests) calls with them. Under Node, grpc-js and google-protobuf are resolved
+ * from @pulumi/pulumi's own folder (a nested install may hold other copies beside this package), so
+ * the stubs and the server share one instance; the plugin bundle needs static requires to follow, and
+ * scripts/bundle-plugin.js resolves those same names from that folder.
  */
 import { dirname } from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
-import { messages, type Messages } from "./messages";
-
-export { fromStruct, toStruct } from "./messages";
+import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
+import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
+import type * as anyPb from "google-protobuf/google/protobuf/any_pb";
+import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
 
 /** Defined (as `true`) by scripts/bundle-plugin.js in the plugin bundle; absent under plain Node. */
 declare const SECOPS_BUNDLE: boolean | undefined;
 
 /** Everything both sides of the protocol need, loaded once. */
-export interface Proto extends Messages {
+export interface Proto {
   grpc: typeof grpcTypes;
+  provider: typeof providerPb;
   providerGrpc: typeof providerGrpc;
+  engine: typeof enginePb;
   engineGrpc: typeof engineGrpc;
+  plugin: typeof pluginPb;
+  status: typeof statusPb;
+  struct: typeof structPb;
+  any: typeof anyPb;
+  empty: typeof emptyPb;
+}
+
+interface Reader {
+  nextField(): boolean;
+  getWireType(): number;
+  getFieldNumber(): number;
+  getBuffer(): Uint8Array;
+  getCursor(): number;
+}
+
+type Shared = Pick<Proto, "grpc" | "struct" | "any" | "empty"> & {
+  jspb: { BinaryReader: { prototype: Reader } };
+};
+
+/** grpc-js and google-protobuf (with its well-known types) as the stubs see them. */
+function shared(): Shared {
+  if (typeof SECOPS_BUNDLE !== "undefined")
+    return {
+      grpc: require("@grpc/grpc-js"),
+      jspb: require("google-protobuf"),
+      struct: require("google-protobuf/google/protobuf/struct_pb"),
+      any: require("google-protobuf/google/protobuf/any_pb"),
+      empty: require("google-protobuf/google/protobuf/empty_pb"),
+    };
+  const base = dirname(require.resolve("@pulumi/pulumi/package.json"));
+  const from = <T>(name: string): T => require(require.resolve(name, { paths: [base] })) as T;
+  return {
+    grpc: from("@grpc/grpc-js"),
+    jspb: from("google-protobuf"),
+    struct: from("google-protobuf/google/protobuf/struct_pb"),
+    any: from("google-protobuf/google/protobuf/any_pb"),
+    empty: from("google-protobuf/google/protobuf/empty_pb"),
+  };
+}
+
+/**
+ * google-protobuf reads a length-delimited field byte by byte up to the length it claims, past the end
+ * of the message: six bytes claiming 4 GiB (`0a ff ff ff ff 0f`) spin a core for minutes and the
+ * process answers nothing, not even SIGTERM. Every field header is checked here before it is read:
+ * a length beyond the bytes that remain, or a group (which Pulumi's protocol never uses), throws.
+ */
+function guardReader(reader: { prototype: Reader }): void {
+  const R = reader.prototype as Reader & { __secopsGuarded?: boolean };
+  if (R.__secopsGuarded) return;
+  R.__secopsGuarded = true;
+  const next = R.nextField;
+  R.nextField = function (this: Reader) {
+    const more = next.call(this);
+    if (!more) return more;
+    const type = this.getWireType();
+    if (type === 3 || type === 4) throw new Error(`field ${this.getFieldNumber()} is a group`);
+    if (type !== 2) return more;
+    const buf = this.getBuffer();
+    let at = this.getCursor();
+    let length = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (at >= buf.length || shift > 28)
+        throw new Error(`field ${this.getFieldNumber()} has a broken length`);
+      const b = buf[at++];
+      length += (b & 0x7f) * 2 ** shift;
+      if (!(b & 0x80)) break;
+    }
+    if (at + length > buf.length)
+      throw new Error(
+        `field ${this.getFieldNumber()} claims ${length} bytes where ${buf.length - at} remain`,
+      );
+    return more;
+  };
 }
 
 let loaded: Proto | undefined;
 
-/** grpc-js: a static require in the bundle (which esbuild follows), @pulumi/pulumi's copy otherwise. */
-function grpcJs(): typeof grpcTypes {
-  if (typeof SECOPS_BUNDLE !== "undefined") return require("@grpc/grpc-js");
-  const base = dirname(require.resolve("@pulumi/pulumi/package.json"));
-  return require(require.resolve("@grpc/grpc-js", { paths: [base] }));
-}
-
-/** Loads grpc-js and the stubs on first use. */
+/** Loads grpc-js and the stubs on first use (the reader guarded first). */
 export function proto(): Proto {
   if (loaded) return loaded;
+  const { jspb, ...rest } = shared();
+  guardReader(jspb.BinaryReader);
   loaded = {
-    ...messages(),
-    grpc: grpcJs(),
+    ...rest,
+    provider: require("@pulumi/pulumi/proto/provider_pb.js"),
     providerGrpc: require("@pulumi/pulumi/proto/provider_grpc_pb.js"),
+    engine: require("@pulumi/pulumi/proto/engine_pb.js"),
     engineGrpc: require("@pulumi/pulumi/proto/engine_grpc_pb.js"),
+    plugin: require("@pulumi/pulumi/proto/plugin_pb.js"),
+    status: require("@pulumi/pulumi/proto/status_pb.js"),
   };
   return loaded;
+}
+
+/** A property bag as a protobuf Struct (JSON-safe: undefined, which a Struct cannot carry, is dropped). */
+export function toStruct(o: unknown): structPb.Struct {
+  const bag = o === undefined || o === null ? {} : JSON.parse(JSON.stringify(o));
+  return proto().struct.Struct.fromJavaScript(bag);
+}
+
+/** A protobuf Struct (or nothing) as a property bag. */
+export function fromStruct(s: structPb.Struct | undefined): Record<string, unknown> {
+  return (s?.toJavaScript() as Record<string, unknown> | undefined) ?? {};
+}
+
+/** A response's `failures` (CheckResponse, InvokeResponse): one CheckFailure per problem. */
+export function addFailures(
+  res: { addFailures(f: providerPb.CheckFailure): unknown },
+  failures: Iterable<{ property?: string; reason: string }>,
+): void {
+  for (const f of failures)
+    res.addFailures(new (proto().provider.CheckFailure)().setProperty(f.property ?? "").setReason(f.reason));
 }

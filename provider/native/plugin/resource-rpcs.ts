@@ -8,13 +8,18 @@
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
-import { diffResponse } from "./diff";
+import { diffResponse, propertyChanges } from "./diff";
 import { RpcFailure } from "./errors";
-import { fromStruct, messages, toStruct } from "./messages";
+import { addFailures, fromStruct, proto, toStruct } from "./proto";
+import type { ResourceImplementation } from "../../resources/framework/context";
 import { outputOnlyGiven } from "../../resources/framework/definition";
 import { nativeResource, typeOfUrn, type Bag, type NativeResource } from "./resources";
-import { unwrap, wrap, UNKNOWN } from "./wire";
+import { UNKNOWN } from "../../resources/framework/markers";
+import { unwrap, wrap } from "./wire";
 
+type Impl = ResourceImplementation<Bag, Bag>;
+
+/** The resource type a request is about and its implementation for this instance. */
 function resolve(instance: ProviderInstance, urn: string, type?: string) {
   const token = type || typeOfUrn(urn);
   const resource = nativeResource(token);
@@ -28,33 +33,32 @@ function resolve(instance: ProviderInstance, urn: string, type?: string) {
 }
 
 /** Plain values, with what arrived secret kept out of the call's error text. */
-function unwrapHidden(s: Parameters<typeof fromStruct>[0]): ReturnType<typeof unwrap> {
-  const u = unwrap(fromStruct(s));
-  hideInErrors([...u.secrets].map((k) => u.values[k]));
-  return u;
-}
+const unwrapHidden = (s: Parameters<typeof fromStruct>[0]) => hideInErrors(unwrap(fromStruct(s)));
 
 /** Outputs during preview: known inputs, unknown for what only the API can tell. */
 function previewOutputs(resource: NativeResource, inputs: Bag, olds: Bag): Bag {
   return Object.fromEntries(resource.outputs.map((k) => [k, inputs[k] ?? (k in olds ? olds[k] : UNKNOWN)]));
 }
 
+/** A bag as it goes back: what arrived secret wrapped again. */
+const sealed = (bag: Bag | undefined, secrets: ReadonlySet<string>) => toStruct(wrap(bag ?? {}, secrets));
+
+/** Check's failures and those of output-only names given as inputs. */
+async function checkFailures(resource: NativeResource, impl: Impl, olds: Bag, news: Bag) {
+  const checked = await impl.check(olds, news);
+  const failures = [...outputOnlyGiven(resource.definition, news), ...(checked.failures ?? [])];
+  return { inputs: checked.inputs ?? news, failures };
+}
+
 export async function check(
   instance: ProviderInstance,
   req: providerPb.CheckRequest,
 ): Promise<providerPb.CheckResponse> {
-  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const { values, secrets } = unwrapHidden(req.getNews());
-  const checked = await impl.check(unwrapHidden(req.getOlds()).values, values);
-  const res = new provider.CheckResponse();
-  res.setInputs(toStruct(wrap(checked.inputs ?? values, secrets)));
-  for (const f of [...outputOnlyGiven(resource.definition, values), ...(checked.failures ?? [])]) {
-    const failure = new provider.CheckFailure();
-    failure.setProperty(f.property);
-    failure.setReason(f.reason);
-    res.addFailures(failure);
-  }
+  const checked = await checkFailures(resource, impl, unwrapHidden(req.getOlds()).values, values);
+  const res = new (proto().provider.CheckResponse)().setInputs(sealed(checked.inputs, secrets));
+  addFailures(res, checked.failures);
   return res;
 }
 
@@ -67,24 +71,22 @@ export async function diff(
   const oldInputs = unwrapHidden(req.getOldInputs()).values;
   const news = unwrapHidden(req.getNews()).values;
   const verdict = await instance.guard(() => impl.diff(req.getId(), olds, news));
-  return diffResponse(verdict, resource, olds, oldInputs, news);
+  if (!verdict.changes) return diffResponse(new Map(), { changes: false });
+  const { replaces = [], deleteBeforeReplace } = verdict;
+  const kinds = propertyChanges(resource, olds, oldInputs, news, replaces);
+  return diffResponse(kinds, { changes: true, replaces, deleteBeforeReplace, inputDiff: true });
 }
 
 export async function create(
   instance: ProviderInstance,
   req: providerPb.CreateRequest,
 ): Promise<providerPb.CreateResponse> {
-  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const { values, secrets } = unwrapHidden(req.getProperties());
-  const res = new provider.CreateResponse();
-  if (req.getPreview()) {
-    res.setProperties(toStruct(wrap(previewOutputs(resource, values, {}), secrets)));
-    return res;
-  }
+  const res = new (proto().provider.CreateResponse)();
+  if (req.getPreview()) return res.setProperties(sealed(previewOutputs(resource, values, {}), secrets));
   // The engine may send Create without Check (e.g. an import of a changed program): check again.
-  const checked = await impl.check({}, values);
-  const failures = [...outputOnlyGiven(resource.definition, values), ...(checked.failures ?? [])];
+  const { failures } = await checkFailures(resource, impl, {}, values);
   if (failures.length)
     throw new RpcFailure(
       "INVALID_ARGUMENT",
@@ -99,9 +101,7 @@ export async function create(
         partial.properties = wrap(partial.properties, secrets);
       throw err;
     });
-  res.setId(made.id);
-  res.setProperties(toStruct(wrap(made.outs ?? {}, secrets)));
-  return res;
+  return res.setId(made.id).setProperties(sealed(made.outs, secrets));
 }
 
 /** Inputs after a refresh: each managed input that is also an output takes the value read. */
@@ -117,42 +117,36 @@ export async function read(
   instance: ProviderInstance,
   req: providerPb.ReadRequest,
 ): Promise<providerPb.ReadResponse> {
-  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const props = unwrapHidden(req.getProperties());
   const inputs = unwrapHidden(req.getInputs());
   // Import: the engine knows only the id; both inputs and properties come back.
   const importing = Object.keys(props.values).length === 0 && Object.keys(inputs.values).length === 0;
   const found = await instance.guard(() => impl.read(req.getId(), importing ? undefined : props.values));
-  const res = new provider.ReadResponse();
+  const res = new (proto().provider.ReadResponse)();
   if (!found.id || !found.props) return res; // gone: an empty id
   const secrets = new Set([...props.secrets, ...inputs.secrets]);
   const nextInputs = importing
     ? resource.importInputs(found.props)
     : refreshedInputs(resource, inputs.values, found.props);
-  res.setId(found.id);
-  res.setProperties(toStruct(wrap(found.props, secrets)));
-  res.setInputs(toStruct(wrap(nextInputs, secrets)));
-  return res;
+  return res
+    .setId(found.id)
+    .setProperties(sealed(found.props, secrets))
+    .setInputs(sealed(nextInputs, secrets));
 }
 
 export async function update(
   instance: ProviderInstance,
   req: providerPb.UpdateRequest,
 ): Promise<providerPb.UpdateResponse> {
-  const { provider } = messages();
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const olds = unwrapHidden(req.getOlds());
   const news = unwrapHidden(req.getNews());
   const secrets = new Set([...olds.secrets, ...news.secrets]);
-  const res = new provider.UpdateResponse();
-  if (req.getPreview()) {
-    res.setProperties(toStruct(wrap(previewOutputs(resource, news.values, olds.values), secrets)));
-    return res;
-  }
-  const updated = await instance.guard(() => impl.update(req.getId(), olds.values, news.values));
-  res.setProperties(toStruct(wrap(updated.outs ?? {}, secrets)));
-  return res;
+  const outputs = req.getPreview()
+    ? previewOutputs(resource, news.values, olds.values)
+    : (await instance.guard(() => impl.update(req.getId(), olds.values, news.values))).outs;
+  return new (proto().provider.UpdateResponse)().setProperties(sealed(outputs, secrets));
 }
 
 export async function remove(instance: ProviderInstance, req: providerPb.DeleteRequest): Promise<void> {

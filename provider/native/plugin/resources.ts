@@ -2,18 +2,14 @@
  * The native front-end's table of resources, made from the definitions (resources/framework/registry.ts): token,
  * the shared implementation, and the property names and defaults the plugin's RPCs need.
  */
-import type { ResourceContext, ResourceImplementation } from "../../resources/framework/context";
-import { defaultsOf, type Bag, type ResourceDefinition } from "../../resources/framework/definition";
-import { RESOURCES } from "../../resources/framework/registry";
+import { defaultsOf, type Bag } from "../../resources/framework/definition";
+import { RESOURCES, type RegisteredResource } from "../../resources/framework/registry";
 
 export type { Bag } from "../../resources/framework/definition";
 
-/** One native resource type. */
-export interface NativeResource {
+/** One native resource type: its definition (names in messages, what replaces, what is output-only). */
+export interface NativeResource extends RegisteredResource {
   token: string;
-  /** Its definition (names in messages, what replaces, what is output-only). */
-  definition: ResourceDefinition<never>;
-  make(ctx: ResourceContext): ResourceImplementation<Bag, Bag>;
   /** Input property names. */
   inputs: readonly string[];
   /** Output property names. */

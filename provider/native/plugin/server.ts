@@ -7,9 +7,8 @@
  */
 import type * as grpcTypes from "@grpc/grpc-js";
 import { VERSION } from "../../version";
-import { checkConfig, configure, diffConfig } from "./config-rpcs";
+import { checkConfig, configure, diffConfig, handshake } from "./config-rpcs";
 import { unary, type Handler } from "./call";
-import { handshake } from "./handshake";
 import { ProviderInstance, type PluginLog } from "./instance";
 import { invoke } from "./invoke";
 import { list } from "./list";
@@ -26,8 +25,14 @@ export interface PluginServer {
   stop(): Promise<void>;
 }
 
-/** The engine's message limit (`maxRPCMessageSize` in the engine and in Pulumi's Node.js SDK). */
-export const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
+/**
+ * The engine's message limit (`maxRPCMessageSize` in the engine and in Pulumi's Node.js SDK), both
+ * ways, as grpc-js channel options (the server's and the engine client's).
+ */
+const MESSAGE_LIMITS = {
+  "grpc.max_send_message_length": 400 * 1024 * 1024,
+  "grpc.max_receive_message_length": 400 * 1024 * 1024,
+};
 
 /**
  * The package schema served by GetSchema: `schema.json` at the package root (three levels up from
@@ -67,18 +72,14 @@ function pluginLog(engineAddress: string | undefined): { log: PluginLog; close()
   const stderr: PluginLog = (severity, message) => void process.stderr.write(`${severity}: ${message}\n`);
   if (!engineAddress) return { log: stderr, close: () => undefined };
   const { grpc, engine, engineGrpc } = proto();
-  const client = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure(), {
-    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-  });
-  const severities = {
-    info: engine.LogSeverity.INFO,
-    warning: engine.LogSeverity.WARNING,
-    error: engine.LogSeverity.ERROR,
-  };
+  const client = new engineGrpc.EngineClient(
+    engineAddress,
+    grpc.credentials.createInsecure(),
+    MESSAGE_LIMITS,
+  );
   const log: PluginLog = (severity, message, urn) => {
     const req = new engine.LogRequest()
-      .setSeverity(severities[severity])
+      .setSeverity(engine.LogSeverity[severity.toUpperCase() as Uppercase<typeof severity>])
       .setMessage(message)
       .setUrn(urn ?? "");
     // A dead or missing engine never crashes the plugin: the message goes to stderr instead.
@@ -94,10 +95,7 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
   const { grpc, providerGrpc } = proto();
   const logger = pluginLog(options.engineAddress);
   const instance = new ProviderInstance(logger.log);
-  const server = new grpc.Server({
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-  });
+  const server = new grpc.Server(MESSAGE_LIMITS);
   server.addService(providerGrpc.ResourceProviderService, service(instance));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>

@@ -3,10 +3,7 @@
  * acceptSecrets), unknowns during preview are a fixed string. Implementations see plain values; what
  * arrived secret is wrapped again in what goes back, so a secret input stays secret in state.
  */
-import { SECRET_SIG, SIG_KEY, UNKNOWN } from "../../resources/framework/markers";
-
-/** The value the engine sends for an input that is unknown during preview. */
-export { UNKNOWN };
+import { SECRET_SIG, SIG_KEY } from "../../resources/framework/markers";
 
 /** True for a secret signature object. */
 export function isSecret(v: unknown): v is { value: unknown } {
