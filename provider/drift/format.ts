@@ -3,7 +3,7 @@
  * (`markdown`), and for programs (`json`, the report as it is, versioned). Every finding comes with
  * what to do about it.
  */
-import { isClean, type DriftReport, type TeamDrift } from "./report";
+import { LISTS, isClean, type DriftReport, type TeamDrift } from "./report";
 import { resourceOf } from "../resources/framework/registry";
 
 /** The output formats of `secops drift`. */
@@ -16,18 +16,9 @@ function parts(urn: string): { type: string; name: string } {
   return { type: (segments[2] ?? "").split("$").pop() ?? "", name: segments.slice(3).join("::") || urn };
 }
 
-/** The drift advice of the resource a URN names. */
-const adviceOf = (urn: string) => resourceOf(parts(urn).type)?.definition.drift.advice;
-
-/** What to do about a deleted object (its definition's advice). */
-function whenDeleted(urn: string): string {
-  return (adviceOf(urn)?.deleted ?? "").replace("{urn}", urn);
-}
-
-/** What to do about a drifted object (its definition's advice). */
-function whenDrifted(urn: string): string {
-  return adviceOf(urn)?.drifted ?? "";
-}
+/** What the definition of the resource a URN names advises for a deleted or drifted object. */
+const advice = (urn: string, when: "deleted" | "drifted") =>
+  (resourceOf(parts(urn).type)?.definition.drift.advice[when] ?? "").replace("{urn}", urn);
 
 /**
  * What to do about an object two resources hold: keep the first, and take the others out of the state
@@ -50,8 +41,7 @@ export const DECLARE_IMPORTED =
   "a rule imported with pulumi import must also be declared in the program (pulumi import prints the code): the next up deletes what the program does not declare";
 
 const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
-const counts = (t: TeamDrift) =>
-  `${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged, ${t.duplicate.length} duplicate, ${t.copy.length} copy, ${t.ignored.length} ignored`;
+const counts = (t: TeamDrift) => LISTS.map(([k, word]) => `${t[k].length} ${word}`).join(", ");
 const ADOPT = "TypeScript that adopts the unmanaged rules";
 const teamName = (t: TeamDrift) => (t.teamId === "" ? "(no team recorded)" : t.teamId);
 const notChecked = (t: TeamDrift) =>
@@ -63,15 +53,12 @@ function verdict(r: DriftReport): string {
     : "drift found (exit 3): see above for what to do";
 }
 
-/** Plain columns, padded. */
-function columns(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd(),
-  );
+/** Rows of cells as aligned columns, each at most `max` characters (a longer cell is cut with "…"). */
+export function columns(rows: string[][], max = Infinity): string[] {
+  const widths = rows[0].map((_, i) => Math.min(max, Math.max(...rows.map((r) => r[i].length))));
+  const fit = (c: string, i: number) =>
+    c.length > widths[i] ? `${c.slice(0, widths[i] - 1)}…` : c.padEnd(widths[i]);
+  return rows.map((r) => r.map(fit).join("  ").trimEnd());
 }
 
 function tableTeam(t: TeamDrift): string[] {
@@ -83,9 +70,9 @@ function tableTeam(t: TeamDrift): string[] {
         "drifted",
         d.id,
         parts(d.urn).name,
-        `${field}: ${show(v.state)} -> ${show(v.live)}; ${whenDrifted(d.urn)}`,
+        `${field}: ${show(v.state)} -> ${show(v.live)}; ${advice(d.urn, "drifted")}`,
       ]);
-  for (const d of t.deleted) rows.push(["deleted", d.id, parts(d.urn).name, whenDeleted(d.urn)]);
+  for (const d of t.deleted) rows.push(["deleted", d.id, parts(d.urn).name, advice(d.urn, "deleted")]);
   for (const u of t.unmanaged)
     rows.push(["unmanaged", u.id, `${u.field}=${u.search}${u.enabled ? "" : " (disabled)"}`, u.import]);
   for (const d of t.duplicate)
@@ -154,56 +141,49 @@ const section = (cut: Cut, title: string, head: string[], rows: string[][], afte
 function markdownTeam(t: TeamDrift, cut: Cut): string[] {
   const out = ["", `### Team ${code(teamName(t))}`, ""];
   if (!t.checked) return [...out, `**${notChecked(t)}**`];
-  const drifted = t.drifted.flatMap((d) =>
-    Object.entries(d.fields).map(([f, v]) => [
-      code(parts(d.urn).name),
-      code(d.id),
-      f,
-      code(show(v.state)),
-      code(show(v.live)),
-      cell(whenDrifted(d.urn)),
-    ]),
-  );
-  const deleted = t.deleted.map((d) => [code(parts(d.urn).name), code(d.id), cell(whenDeleted(d.urn))]);
-  const unmanaged = t.unmanaged.map((u) => [
-    code(u.id),
-    cell(u.field),
-    code(u.search),
-    String(u.enabled),
-    code(u.import),
-  ]);
-  const duplicate = t.duplicate.map((d) => [
-    code(d.id),
-    d.urns.map((u) => code(parts(u).name)).join(", "),
-    cell(whenHeldTwice(d.urns)),
-  ]);
+  const name = (urn: string) => code(parts(urn).name);
   const adopt = t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, "", `Note: ${DECLARE_IMPORTED}.`, ""] : [];
-  const copies = t.copy.map((c) => [
-    code(c.id),
-    cell(c.field),
-    code(c.search),
-    code(parts(c.of).name),
-    cell(whenCopied(c.id, c.of)),
-  ]);
-  out.push(
-    ...section(cut, "Drifted", ["Resource", "Id", "Field", "State", "Live", "What to do"], drifted),
-    ...section(cut, "Deleted out of band", ["Resource", "Id", "What to do"], deleted),
-    ...section(
-      cut,
+  const sections: Array<[string, string[], string[][], string[]?]> = [
+    [
+      "Drifted",
+      ["Resource", "Id", "Field", "State", "Live", "What to do"],
+      t.drifted.flatMap((d) =>
+        Object.entries(d.fields).map(([f, v]) => {
+          const [state, live] = [code(show(v.state)), code(show(v.live))];
+          return [name(d.urn), code(d.id), f, state, live, cell(advice(d.urn, "drifted"))];
+        }),
+      ),
+    ],
+    [
+      "Deleted out of band",
+      ["Resource", "Id", "What to do"],
+      t.deleted.map((d) => [name(d.urn), code(d.id), cell(advice(d.urn, "deleted"))]),
+    ],
+    [
       "Unmanaged (made by hand)",
       ["Id", "Field", "Search", "Enabled", "Adopt with"],
-      unmanaged,
+      t.unmanaged.map((u) => [code(u.id), cell(u.field), code(u.search), String(u.enabled), code(u.import)]),
       adopt,
-    ),
-    ...section(cut, "Held by two resources (duplicate)", ["Id", "Resources", "What to do"], duplicate),
-    ...section(cut, "Copies of managed rules", ["Id", "Field", "Search", "Copy of", "What to do"], copies),
-    ...section(
-      cut,
-      "Ignored",
-      ["Id", "Reason"],
-      t.ignored.map((i) => [code(i.id), cell(i.reason)]),
-    ),
-  );
+    ],
+    [
+      "Held by two resources (duplicate)",
+      ["Id", "Resources", "What to do"],
+      t.duplicate.map((d) => [code(d.id), d.urns.map(name).join(", "), cell(whenHeldTwice(d.urns))]),
+    ],
+    [
+      "Copies of managed rules",
+      ["Id", "Field", "Search", "Copy of", "What to do"],
+      t.copy.map((c) => [
+        code(c.id),
+        cell(c.field),
+        code(c.search),
+        name(c.of),
+        cell(whenCopied(c.id, c.of)),
+      ]),
+    ],
+    ["Ignored", ["Id", "Reason"], t.ignored.map((i) => [code(i.id), cell(i.reason)])],
+  ];
+  for (const [title, head, rows, after] of sections) out.push(...section(cut, title, head, rows, after));
   if (out.length === 3) out.push("Everything in sync.");
   return out;
 }
@@ -225,13 +205,11 @@ function markdownText(r: DriftReport, cut: Cut): string {
     "## SecOps drift report",
     "",
     ...mdTable(
-      ["Team", "Checked", "In sync", "Drifted", "Deleted", "Unmanaged", "Duplicate", "Copy", "Ignored"],
+      ["Team", "Checked", ...LISTS.map(([, word]) => word[0].toUpperCase() + word.slice(1))],
       r.teams.map((t) => [
         code(teamName(t)),
         t.checked ? "yes" : "**no key**",
-        ...[t.inSync, t.drifted, t.deleted, t.unmanaged, t.duplicate, t.copy, t.ignored].map((l) =>
-          t.checked ? String(l.length) : "-",
-        ),
+        ...LISTS.map(([k]) => (t.checked ? String(t[k].length) : "-")),
       ]),
     ),
     ...r.teams.flatMap((t) => markdownTeam(t, cut)),
