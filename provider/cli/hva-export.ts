@@ -12,8 +12,6 @@
  * `--ignore` leaves out what the drift report's ignore file names, and `--name-prefix` puts the team
  * before each name, as the drift report's adoption line says, so two teams' files fit one program.
  */
-import { writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
@@ -29,7 +27,7 @@ import {
 } from "../drift/adopt";
 import { readManaged, type ManagedResource } from "../drift/state";
 import { UsageError, client, example, usage } from "./common";
-import { checkOutFile } from "./out-file";
+import { checkOutFile, writeOutFile } from "./out-file";
 
 export { ruleName } from "../resources/hva-automation-rule/names";
 
@@ -140,23 +138,6 @@ function checkOptions(o: ExportOptions, resources: ManagedResource[] | undefined
   return o.ignore ? usage("--ignore ", () => readIgnore(o.ignore!)) : [];
 }
 
-/**
- * Writes `--out`: an existing file is kept unless `force` (the help's own example names index.ts), and
- * a folder that does not exist or cannot be written is the user's mistake (exit 2), named.
- */
-async function writeOut(path: string, text: string, force: boolean): Promise<void> {
-  try {
-    await writeFile(path, text, { flag: force ? "w" : "wx" });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") throw new UsageError(`--out ${path}: the file exists; pass --force to replace it`);
-    if (code === "ENOENT") throw new UsageError(`--out ${path}: no such folder ${dirname(resolve(path))}`);
-    if (code === "EACCES" || code === "EISDIR" || code === "ENOTDIR")
-      throw new UsageError(`--out ${path}: cannot be written (${code})`);
-    throw err;
-  }
-}
-
 /** `secops hva export`. */
 export function hvaCommand(root: Command, out: NodeJS.WritableStream): Command {
   const hva = root
@@ -215,7 +196,7 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): Command {
           ? importFile(rules, provider)
           : typescriptProgram(rules, Boolean(o.native), provider);
       if (!o.out) return void out.write(text);
-      await writeOut(o.out, text, Boolean(o.force));
+      await writeOutFile(o.out, text, Boolean(o.force), "adopt.ts");
       process.stderr.write(`wrote ${rules.length} rule(s) to ${o.out}\n`);
     });
   return hva;

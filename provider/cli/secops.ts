@@ -74,7 +74,9 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       "after",
       example("secops whoami", "secops --api-key-env TEAM_A_KEY hva list", "secops cases --help"),
     )
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // main() turns commander's exits into exit codes; the commands made below inherit this.
+    .exitOverride();
 
   whoamiCommand(root, out);
   integrationsCommand(root, out);
@@ -228,14 +230,8 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
  */
 export async function main(argv: string[]): Promise<number | undefined> {
   if (argv[2] === "sim") return simMain([argv[0], argv[1], ...argv.slice(3)], "secops sim");
-  const prog = program();
-  const override = (c: Command) => {
-    c.exitOverride();
-    c.commands.forEach(override);
-  };
-  override(prog);
   try {
-    await prog.parseAsync(argv);
+    await program().parseAsync(argv);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;

@@ -5,27 +5,25 @@
  */
 import { LISTS, isClean, type DriftReport, type TeamDrift } from "./report";
 import { resourceOf } from "../resources/framework/registry";
+import { nameOf } from "./adopt";
 
 /** The output formats of `secops drift`. */
 export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
-/** The resource's type and name, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
-function parts(urn: string): { type: string; name: string } {
-  const segments = urn.split("::");
-  return { type: (segments[2] ?? "").split("$").pop() ?? "", name: segments.slice(3).join("::") || urn };
-}
+/** The resource's type, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+const typeOf = (urn: string) => (urn.split("::")[2] ?? "").split("$").pop() ?? "";
 
 /** What the definition of the resource a URN names advises for a deleted or drifted object. */
 const advice = (urn: string, when: "deleted" | "drifted") =>
-  (resourceOf(parts(urn).type)?.definition.drift.advice[when] ?? "").replace("{urn}", urn);
+  (resourceOf(typeOf(urn))?.definition.drift.advice[when] ?? "").replace("{urn}", urn);
 
 /**
  * What to do about an object two resources hold: keep the first, and take the others out of the state
  * before the program (an up that drops a resource first deletes the object under the one kept).
  */
 function whenHeldTwice(urns: string[]): string {
-  const [keep, ...others] = urns.map((u) => ({ urn: u, name: parts(u).name }));
+  const [keep, ...others] = urns.map((u) => ({ urn: u, name: nameOf(u) }));
   const deletes = others.map((o) => `pulumi state delete '${o.urn}'`).join(" && ");
   const names = others.map((o) => o.name).join(", ");
   return `keep ${keep.name}: ${deletes}, then remove ${names} from the program (an up that drops it first deletes the object under ${keep.name})`;
@@ -33,7 +31,7 @@ function whenHeldTwice(urns: string[]): string {
 
 /** What to do about a copy of a managed rule: never adopt it (two resources would declare one rule). */
 function whenCopied(id: string, of: string): string {
-  return `a copy of ${parts(of).name}'s rule: delete it by hand, or keep it on purpose with a line "${id} # why" in the ignore file; never import it (two resources would hold one rule)`;
+  return `a copy of ${nameOf(of)}'s rule: delete it by hand, or keep it on purpose with a line "${id} # why" in the ignore file; never import it (two resources would hold one rule)`;
 }
 
 /** Said once under the adoption lines: an import alone does not keep a rule. */
@@ -46,12 +44,6 @@ const ADOPT = "TypeScript that adopts the unmanaged rules";
 const teamName = (t: TeamDrift) => (t.teamId === "" ? "(no team recorded)" : t.teamId);
 const notChecked = (t: TeamDrift) =>
   `NOT CHECKED: no key for this team (${t.managed} resource(s) in the state); add --key-env with its key`;
-
-function verdict(r: DriftReport): string {
-  return isClean(r)
-    ? "clean: every managed object in sync, no unmanaged rule"
-    : "drift found (exit 3): see above for what to do";
-}
 
 /** Rows of cells as aligned columns, each at most `max` characters (a longer cell is cut with "…"). */
 export function columns(rows: string[][], max = Infinity): string[] {
@@ -69,14 +61,14 @@ function tableTeam(t: TeamDrift): string[] {
       rows.push([
         "drifted",
         d.id,
-        parts(d.urn).name,
+        nameOf(d.urn),
         `${field}: ${show(v.state)} -> ${show(v.live)}; ${advice(d.urn, "drifted")}`,
       ]);
-  for (const d of t.deleted) rows.push(["deleted", d.id, parts(d.urn).name, advice(d.urn, "deleted")]);
+  for (const d of t.deleted) rows.push(["deleted", d.id, nameOf(d.urn), advice(d.urn, "deleted")]);
   for (const u of t.unmanaged)
     rows.push(["unmanaged", u.id, `${u.field}=${u.search}${u.enabled ? "" : " (disabled)"}`, u.import]);
   for (const d of t.duplicate)
-    rows.push(["duplicate", d.id, d.urns.map((u) => parts(u).name).join(", "), whenHeldTwice(d.urns)]);
+    rows.push(["duplicate", d.id, d.urns.map(nameOf).join(", "), whenHeldTwice(d.urns)]);
   for (const c of t.copy) rows.push(["copy", c.id, `${c.field}=${c.search}`, whenCopied(c.id, c.of)]);
   for (const i of t.ignored) rows.push(["ignored", i.id, "", i.reason]);
   if (rows.length === 0) return [head];
@@ -88,9 +80,10 @@ function tableTeam(t: TeamDrift): string[] {
 }
 
 function table(r: DriftReport): string {
-  const lines = r.teams.flatMap((t) => [...tableTeam(t), ""]);
-  lines.push(verdict(r));
-  return `${lines.join("\n")}\n`;
+  const verdict = isClean(r)
+    ? "clean: every managed object in sync, no unmanaged rule"
+    : "drift found (exit 3): see above for what to do";
+  return `${[...r.teams.flatMap((t) => [...tableTeam(t), ""]), verdict].join("\n")}\n`;
 }
 
 /** A Markdown table cell: pipes, backticks and line breaks cannot break the table. */
@@ -141,7 +134,7 @@ const section = (cut: Cut, title: string, head: string[], rows: string[][], afte
 function markdownTeam(t: TeamDrift, cut: Cut): string[] {
   const out = ["", `### Team ${code(teamName(t))}`, ""];
   if (!t.checked) return [...out, `**${notChecked(t)}**`];
-  const name = (urn: string) => code(parts(urn).name);
+  const name = (urn: string) => code(nameOf(urn));
   const adopt = t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, "", `Note: ${DECLARE_IMPORTED}.`, ""] : [];
   const sections: Array<[string, string[], string[][], string[]?]> = [
     [
