@@ -183,13 +183,8 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): Command {
       const resources = o.state ? usage("--state ", () => readManaged(o.state)) : undefined;
       const ignore = checkOptions(o, resources);
       const api = client(cmd);
-      let found: Awaited<ReturnType<typeof exported>>;
-      try {
-        found = await exported(api, resources, o, ignore);
-      } finally {
-        await api.close();
-      }
-      const { rules, provider, left } = found;
+      const found = exported(api, resources, o, ignore).finally(() => api.close());
+      const { rules, provider, left } = await found;
       for (const l of left) process.stderr.write(`secops hva export: left out ${l}\n`);
       const text =
         o.format === "import"
