@@ -1,19 +1,25 @@
 /** What every `secops` command shares: the client from flags and environment, CLI-worded errors, help examples. */
-import type { Command } from "commander";
-import { InvalidArgumentError } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, type SecOpsError } from "../client/errors";
+import { DriftInputError } from "../drift/state";
 
 /** A mistake on the user's side, found before the API was reached (exit 2). */
 export class UsageError extends Error {}
 
 export const collect = (v: string, acc: string[]) => [...acc, v];
-export const oneOf =
-  (name: string, allowed: readonly string[]) =>
-  (v: string, acc: string[] = []) => {
-    if (!allowed.includes(v)) throw new InvalidArgumentError(`${name} must be one of ${allowed.join(", ")}`);
-    return [...acc, v];
-  };
+
+/** A repeatable option whose every value is one of `allowed` (listed in its help), named in the error. */
+export function oneOf(flags: string, what: string, allowed: readonly string[]): Option {
+  const name = flags.split(" ")[0];
+  return new Option(flags, `${what}, repeatable (${allowed.join(", ")})`)
+    .default([])
+    .argParser((v: string, acc: string[]) => {
+      if (!allowed.includes(v))
+        throw new InvalidArgumentError(`${name} must be one of ${allowed.join(", ")}`);
+      return [...acc, v];
+    });
+}
 
 /** A `true` or `false` option value, named in the error. */
 export const bool = (name: string) => (v: string) => {
@@ -32,16 +38,22 @@ export function keyFrom(variable: string): void {
   keySource = `$${variable}`;
 }
 
+/** The API's URL: `--base-url`, or else $SECOPS_BASE_URL. */
+export function baseUrlOf(cmd: Command): string {
+  const baseUrl = (cmd.optsWithGlobals() as { baseUrl?: string }).baseUrl ?? process.env.SECOPS_BASE_URL;
+  if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set SECOPS_BASE_URL");
+  return baseUrl;
+}
+
 export function client(cmd: Command): SecOpsClient {
-  const o = cmd.optsWithGlobals() as { baseUrl?: string; apiKeyEnv: string };
-  const apiKey = process.env[o.apiKeyEnv];
-  keySource = `$${o.apiKeyEnv}`;
+  const { apiKeyEnv } = cmd.optsWithGlobals() as { apiKeyEnv: string };
+  const apiKey = process.env[apiKeyEnv];
+  keySource = `$${apiKeyEnv}`;
   if (!apiKey)
     throw new UsageError(
-      `no API key: environment variable ${o.apiKeyEnv} is empty or not set (set ${o.apiKeyEnv}, or name another variable with --api-key-env)`,
+      `no API key: environment variable ${apiKeyEnv} is empty or not set (set ${apiKeyEnv}, or name another variable with --api-key-env)`,
     );
-  const baseUrl = o.baseUrl ?? process.env.SECOPS_BASE_URL;
-  if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set SECOPS_BASE_URL");
+  const baseUrl = baseUrlOf(cmd);
   try {
     return new SecOpsClient({ apiKey, baseUrl });
   } catch (err) {
@@ -65,3 +77,16 @@ export function cliMessage(err: Error): string {
 
 /** Help text shown after a leaf command's options. */
 export const example = (...lines: string[]) => `\nExample:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
+
+/** A value as the `--json` output of a command prints it. */
+export const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+/** Runs `read` (of a file the user named); a mistake in that file is a usage error, after `prefix`. */
+export function usage<T>(prefix: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof DriftInputError) throw new UsageError(`${prefix}${err.message}`);
+    throw err;
+  }
+}

@@ -13,7 +13,7 @@ import { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat } from ".
 import { readIgnore } from "../drift/ignore";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
 import { DriftInputError, readManaged } from "../drift/state";
-import { UsageError, collect, example, keyFrom } from "./common";
+import { UsageError, baseUrlOf, collect, example, keyFrom } from "./common";
 import { checkOutFile } from "./out-file";
 
 /** A non-negative whole number option, named in the error. */
@@ -57,18 +57,15 @@ interface DriftCliOptions {
 }
 
 async function run(o: DriftCliOptions, cmd: Command, out: NodeJS.WritableStream) {
-  const { baseUrl: flag } = cmd.optsWithGlobals() as { baseUrl?: string };
-  const baseUrl = flag ?? process.env.SECOPS_BASE_URL;
-  if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set SECOPS_BASE_URL");
+  const baseUrl = baseUrlOf(cmd);
   const keys = keysFrom(o.keyEnv);
   // A report file replaces the last run's (it is an output of CI), but its folder must exist.
   if (o.jsonOut) await checkOutFile(o.jsonOut, true, "drift.json", "--json-out");
   try {
     const resources = readManaged(o.state);
     const ignore = o.ignore ? readIgnore(o.ignore) : [];
-    const progress = process.stderr.isTTY
-      ? (line: string) => process.stderr.write(`secops drift: ${line}\n`)
-      : undefined;
+    const progress = (line: string) =>
+      process.stderr.isTTY && process.stderr.write(`secops drift: ${line}\n`);
     const report = await driftReport(resources, {
       baseUrl,
       keys,
@@ -95,15 +92,14 @@ async function run(o: DriftCliOptions, cmd: Command, out: NodeJS.WritableStream)
 async function refusedKey(keys: DriftKey[], baseUrl: string): Promise<string> {
   for (const { name, key } of keys) {
     const c = new SecOpsClient({ apiKey: key, baseUrl });
-    try {
-      const refused = await c.getIdentity().then(
+    const refused = await c
+      .getIdentity()
+      .then(
         () => false,
         (err: unknown) => isSecOpsError(err, ErrorCodes.AUTH),
-      );
-      if (refused) return name;
-    } finally {
-      await c.close();
-    }
+      )
+      .finally(() => c.close());
+    if (refused) return name;
   }
   return keys.map((k) => k.name).join(" or $");
 }

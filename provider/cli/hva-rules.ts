@@ -7,10 +7,9 @@ import type { Command } from "commander";
 import { ErrorCodes, SecOpsApiError } from "../client/errors";
 import { routes } from "../client/routes";
 import type { HvaRule } from "../client/types";
-import { client, example } from "./common";
-import { columns } from "./table";
+import { columns } from "../drift/format";
+import { client, example, json } from "./common";
 
-const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 const ruleText = (r: HvaRule) =>
   `${r.id} ${r.searchField ?? "?"} ${JSON.stringify(r.search ?? "")} ${r.enabled ? "enabled" : "disabled"} in team ${r.teamId ?? "?"}\n`;
 
@@ -28,7 +27,7 @@ export function hvaRuleCommands(hva: Command, out: NodeJS.WritableStream): void 
       out.write(
         o.json
           ? json(rules)
-          : `${columns(["ID", "FIELD", "SEARCH", "ENABLED"], rows)}${rules.length} rules\n`,
+          : `${columns([["ID", "FIELD", "SEARCH", "ENABLED"], ...rows]).join("\n")}\n${rules.length} rules\n`,
       );
     });
   hva

@@ -2,7 +2,7 @@
  * `--out <file>` of the commands that write a file: checked before the API is asked, so a mistake
  * on the user's side (exit 2) never costs a request, and worded as `secops hva export` words it.
  */
-import { stat } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "./common";
 
@@ -25,4 +25,26 @@ export async function checkOutFile(
   if (!(await stat(folder).catch(() => undefined))?.isDirectory())
     throw new UsageError(`${option} ${path}: no such folder ${folder}`);
   if (info && !force) throw new UsageError(`${option} ${path}: the file exists; pass --force to replace it`);
+}
+
+/**
+ * Writes `--out`, checked by {@link checkOutFile} before the API was asked: an existing file is kept
+ * unless `force` (the file or its folder may have changed since: named as the check names it), and a
+ * file that cannot be written is the user's mistake too (exit 2), named.
+ */
+export async function writeOutFile(
+  path: string,
+  text: string,
+  force: boolean,
+  example: string,
+): Promise<void> {
+  try {
+    await writeFile(path, text, { flag: force ? "w" : "wx" });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "";
+    if (code === "EEXIST" || code === "ENOENT") await checkOutFile(path, force, example);
+    if (["EACCES", "EISDIR", "ENOTDIR"].includes(code))
+      throw new UsageError(`--out ${path}: cannot be written (${code})`);
+    throw err;
+  }
 }

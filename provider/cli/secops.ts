@@ -4,7 +4,6 @@
  * Exit codes: 0 success, 1 API (or I/O) error with its message, 2 usage error; `secops drift` also 3
  * (drift or unmanaged rules found).
  */
-import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, Option } from "commander";
@@ -13,16 +12,18 @@ import {
   HEALTH_STATUSES,
   INTEGRATION_TYPES,
   SERVICE_PROVIDER_SCOPES,
+  type Detection,
   type TimelineComment,
 } from "../client/types";
+import { columns } from "../drift/format";
+import { readInput } from "../drift/state";
 import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
 import { hvaRuleCommands } from "./hva-rules";
-import { UsageError, cliMessage, client, collect, example, oneOf } from "./common";
+import { UsageError, cliMessage, client, collect, example, json, oneOf, usage } from "./common";
 import { simCommand, simMain } from "./secops-sim";
 import { checkOutFile } from "./out-file";
-import { indicatorTable } from "./table";
 import { usersCommand } from "./users";
 
 const MIME: Record<string, string> = {
@@ -34,32 +35,32 @@ const MIME: Record<string, string> = {
 };
 
 /** Reads an --attach file; a missing or unreadable file is the user's mistake (exit 2). */
-async function attachment(path: string) {
-  let data: Buffer;
-  try {
-    data = await readFile(path);
-  } catch (err) {
-    throw new UsageError(
-      `--attach ${path}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`,
-    );
-  }
+function attachment(path: string) {
   return {
     filename: basename(path),
     contentType: MIME[extname(path).toLowerCase()] ?? "application/octet-stream",
-    data: new Uint8Array(data),
+    data: new Uint8Array(usage("--attach ", () => readInput(path, null))),
   };
 }
 
 /** A readable summary of an edited comment: attachments by name, type and size, never their data. */
 function commentSummary(c: TimelineComment): string {
-  const files = c.attachments ?? [];
-  const lines = [
-    `comment ${c.id} updated${c.updatedAt ? ` at ${c.updatedAt}` : ""}`,
-    `content: ${JSON.stringify(c.content ?? "")}`,
-    `attachments: ${files.length === 0 ? "none" : ""}`,
-    ...files.map((f) => `  ${f.filename ?? "(no name)"}  ${f.contentType ?? "?"}  ${f.size ?? "?"} bytes`),
-  ];
-  return `${lines.join("\n").replace("attachments: \n", "attachments:\n")}\n`;
+  const files = (c.attachments ?? []).map(
+    (f) => `\n  ${f.filename ?? "(no name)"}  ${f.contentType ?? "?"}  ${f.size ?? "?"} bytes`,
+  );
+  const updated = c.updatedAt ? ` at ${c.updatedAt}` : "";
+  return `comment ${c.id} updated${updated}\ncontent: ${JSON.stringify(c.content ?? "")}\nattachments:${files.length ? files.join("") : " none"}\n`;
+}
+
+/** A case's indicators as a table (long cells cut at 60 characters) with a closing count line. */
+function indicatorTable(rows: Detection[], totalCount: number): string {
+  const head = ["ID", "CREATED", "SEVERITY", "STATUS", "VERDICT", "TITLE"];
+  const cells = rows.map((d) =>
+    [d.id, d.createdAt, d.severity, d.status, d.verdict, d.title].map((v) =>
+      String(v ?? "").replace(/\s+/g, " "),
+    ),
+  );
+  return `${columns([head, ...cells], 60).join("\n")}\n${rows.length} of ${totalCount} indicators\n`;
 }
 
 /** Builds the `secops` program. `out` receives normal output. */
@@ -73,16 +74,14 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
       "after",
       example("secops whoami", "secops --api-key-env TEAM_A_KEY hva list", "secops cases --help"),
     )
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // main() turns commander's exits into exit codes; the commands made below inherit this.
+    .exitOverride();
 
   whoamiCommand(root, out);
   integrationsCommand(root, out);
   casesCommand(root, out);
-  hvaCommand(root, out);
-  hvaRuleCommands(
-    root.commands.find((c) => c.name() === "hva")!,
-    out,
-  );
+  hvaRuleCommands(hvaCommand(root, out), out);
   usersCommand(root, out);
   driftCommand(root, out);
   commentsCommand(root, out);
@@ -101,7 +100,7 @@ function whoamiCommand(root: Command, out: NodeJS.WritableStream): void {
       const me = await client(cmd).getIdentity();
       out.write(
         o.json
-          ? `${JSON.stringify(me, null, 2)}\n`
+          ? json(me)
           : `${me.displayName} <${me.email}> ${me.role} in team ${me.teamId}${me.serviceProvider ? " (service provider)" : ""}\n`,
       );
     });
@@ -116,18 +115,8 @@ function integrationsCommand(root: Command, out: NodeJS.WritableStream): void {
   integrations
     .command("count")
     .description("count integrations matching filters")
-    .option(
-      "--health <status>",
-      `health status, repeatable (${HEALTH_STATUSES.join(", ")})`,
-      oneOf("--health", HEALTH_STATUSES),
-      [],
-    )
-    .option(
-      "--type <type>",
-      `integration type, repeatable (${INTEGRATION_TYPES.join(", ")})`,
-      oneOf("--type", INTEGRATION_TYPES),
-      [],
-    )
+    .addOption(oneOf("--health <status>", "health status", HEALTH_STATUSES))
+    .addOption(oneOf("--type <type>", "integration type", INTEGRATION_TYPES))
     .option("--search <text>", "free-text search")
     .option("--include-disabled", "include disabled integrations")
     .option("--json", 'print JSON: { "totalCount": n }')
@@ -145,7 +134,7 @@ function integrationsCommand(root: Command, out: NodeJS.WritableStream): void {
         includeDisabled: o.includeDisabled,
         serviceProviderScope: o.scope,
       });
-      out.write(o.json ? `${JSON.stringify({ totalCount: n }, null, 2)}\n` : `${n}\n`);
+      out.write(o.json ? json({ totalCount: n }) : `${n}\n`);
     });
 }
 
@@ -174,7 +163,7 @@ function casesCommand(root: Command, out: NodeJS.WritableStream): void {
     )
     .action(async (caseId: string, o, cmd: Command) => {
       const res = await client(cmd).listCaseThreatIndicators(caseId, { sortDirection: o.sort });
-      out.write(o.json ? `${JSON.stringify(res, null, 2)}\n` : indicatorTable(res.data, res.totalCount));
+      out.write(o.json ? json(res) : indicatorTable(res.data, res.totalCount));
     });
   cases
     .command("export")
@@ -225,12 +214,12 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
         throw new UsageError(
           "--attach replaces every attachment already; do not combine it with --clear-attachments",
         );
-      const files = await Promise.all((o.attach as string[]).map(attachment));
+      const files = (o.attach as string[]).map(attachment);
       const c = await client(cmd).editTimelineComment(id, {
         content: o.content,
         files: files.length || o.clearAttachments ? files : undefined,
       });
-      out.write(o.json ? `${JSON.stringify(c, null, 2)}\n` : commentSummary(c));
+      out.write(o.json ? json(c) : commentSummary(c));
     });
 }
 
@@ -241,14 +230,8 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
  */
 export async function main(argv: string[]): Promise<number | undefined> {
   if (argv[2] === "sim") return simMain([argv[0], argv[1], ...argv.slice(3)], "secops sim");
-  const prog = program();
-  const override = (c: Command) => {
-    c.exitOverride();
-    c.commands.forEach(override);
-  };
-  override(prog);
   try {
-    await prog.parseAsync(argv);
+    await program().parseAsync(argv);
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;

@@ -4,8 +4,8 @@
  */
 import type { Command } from "commander";
 import type { DirectoryUser, DirectoryUserUpdate } from "../client/types";
-import { UsageError, bool, client, example } from "./common";
-import { columns } from "./table";
+import { columns } from "../drift/format";
+import { UsageError, bool, client, example, json } from "./common";
 
 /** The flags the API lets a caller set, as option names and field names. */
 const FLAGS = [
@@ -29,10 +29,8 @@ function userText(u: DirectoryUser): string {
 /** The users as a table with a closing count line. */
 function userTable(users: DirectoryUser[]): string {
   const rows = users.map((u) => [u.id, u.email ?? "", ...FLAGS.map(([, f]) => flag(u, f))]);
-  return `${columns(["ID", "EMAIL", ...FLAGS.map(([, f]) => f)], rows)}${users.length} users\n`;
+  return `${columns([["ID", "EMAIL", ...FLAGS.map(([, f]) => f)], ...rows]).join("\n")}\n${users.length} users\n`;
 }
-
-const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /** `secops users`. */
 export function usersCommand(root: Command, out: NodeJS.WritableStream): void {

@@ -10,6 +10,7 @@ import { listObjects } from "../resources/framework/listing";
 import { namedRules } from "../resources/hva-automation-rule/names";
 import { pendingRecordOf, sameRule } from "../resources/hva-automation-rule/reconcile";
 import { PENDING_ID_PREFIX } from "../resources/framework/runtime";
+import { ignoredBy, type IgnoreRule } from "./ignore";
 import type { ManagedResource } from "./state";
 
 /** The type token of a native rule. */
@@ -22,6 +23,9 @@ export const HVA_TOKEN = "secops:index:HvaAutomationRule";
 export async function listRules(client: SecOpsClient): Promise<HvaRule[]> {
   return (await listObjects<HvaRule>(client, HVA_TOKEN)).map((o) => o.item);
 }
+
+const isRule = (r: ManagedResource) => r.kind === "HvaAutomationRule";
+const isPending = (r: ManagedResource) => r.id.startsWith(PENDING_ID_PREFIX);
 
 /** An explicit provider of the state, by its resource name and URN. */
 export interface StateProvider {
@@ -40,9 +44,9 @@ export const nameOf = (urn: string) => urn.split("::").slice(3).join("::") || ur
  * rule is never also deleted by that settling.
  */
 export function heldRuleIds(resources: readonly ManagedResource[], rules: readonly HvaRule[]): Set<string> {
-  const mine = resources.filter((r) => r.kind === "HvaAutomationRule");
-  const held = new Set(mine.filter((r) => !r.id.startsWith(PENDING_ID_PREFIX)).map((r) => r.id));
-  for (const r of mine.filter((m) => m.id.startsWith(PENDING_ID_PREFIX))) {
+  const mine = resources.filter(isRule);
+  const held = new Set(mine.filter((r) => !isPending(r)).map((r) => r.id));
+  for (const r of mine.filter(isPending)) {
     const before = new Set(pendingRecordOf(r.outputs)?.before ?? []);
     for (const rule of rules)
       if (sameRule(rule, r.outputs as { field: string; search: string }) && !before.has(rule.id))
@@ -70,49 +74,61 @@ export function providerOfTeam(
   return urns.length ? { name: nameOf(urns[0]), urn: urns[0] } : undefined;
 }
 
-/**
- * Live rules no resource holds that have the field and search of a rule a resource of `team` holds:
- * copies of managed rules (by hand, or a second create), by id, with the URN of the managed one.
- * Adopting one would make two resources declare one rule: the advice is to delete it, or to keep it
- * deliberately in the ignore file.
- */
-export function copiesOf(
-  rules: readonly HvaRule[],
-  resources: readonly ManagedResource[],
-  held: ReadonlySet<string>,
-  team: (r: ManagedResource) => string,
-  teamId: string,
-): Map<string, string> {
-  const managed = resources.filter(
-    (r) => r.kind === "HvaAutomationRule" && team(r) === teamId && !r.id.startsWith(PENDING_ID_PREFIX),
-  );
-  const copies = new Map<string, string>();
-  for (const rule of rules) {
-    if (held.has(rule.id)) continue;
-    const of = managed.find((r) => sameRule(rule, r.outputs as { field: string; search: string }));
-    if (of) copies.set(rule.id, of.urn);
-  }
-  return copies;
+/** A live rule as the report lists it. */
+export const ruleRow = (rule: HvaRule) => ({
+  id: rule.id,
+  field: rule.searchField ?? "name",
+  search: rule.search ?? "",
+  enabled: rule.enabled !== false,
+});
+
+/** What sorting live rules needs from the state. */
+export interface StateView {
+  resources: readonly ManagedResource[];
+  ignore: readonly IgnoreRule[];
+  /** The team a resource of the state belongs to. */
+  teamOf: (r: ManagedResource) => string;
+}
+
+/** A live rule left out of an adoption because it copies another: `of` is that one's URN or id. */
+export interface Copy {
+  rule: HvaRule;
+  of: string;
 }
 
 /**
- * Of live rules no resource holds, the first (in id order) of each field and search, and the others
- * as copies of it (by id, the id of the one kept): adopting two identical rules would make two
- * resources declare one rule, which the provider's Check refuses.
+ * The live `rules` no resource holds, sorted for adoption: the ones the ignore file names (with its
+ * reason), copies of a rule a resource of `teamId` holds (same field and search; `of` its URN:
+ * adopting one would make two resources declare one rule, so the advice is to delete it or ignore
+ * it), copies of another such rule (the first in id order of each field and search is kept, `of` its
+ * id: the provider's Check refuses two identical rules), and the rules to adopt.
  */
-export function firstOfEach(rules: readonly HvaRule[]): { kept: HvaRule[]; copies: Map<string, string> } {
+export function sortLoose(
+  rules: readonly HvaRule[],
+  { resources, ignore, teamOf }: StateView,
+  teamId: string,
+): { ignored: Array<{ id: string; reason: string }>; copies: Copy[]; twins: Copy[]; kept: HvaRule[] } {
+  const held = heldRuleIds(resources, rules);
+  const managed = resources.filter((r) => isRule(r) && teamOf(r) === teamId && !isPending(r));
+  const ignored: Array<{ id: string; reason: string }> = [];
+  const copies: Copy[] = [];
+  const loose: HvaRule[] = [];
+  for (const rule of rules.filter((r) => !held.has(r.id))) {
+    const reason = ignoredBy(ignore, rule);
+    const of = managed.find((r) => sameRule(rule, r.outputs as { field: string; search: string }));
+    if (reason !== undefined) ignored.push({ id: rule.id, reason });
+    else if (of) copies.push({ rule, of: of.urn });
+    else loose.push(rule);
+  }
   const first = new Map<string, string>();
-  const kept: HvaRule[] = [];
-  const copies = new Map<string, string>();
-  for (const rule of [...rules].sort((a, b) => a.id.localeCompare(b.id))) {
+  const twins: Copy[] = [];
+  for (const rule of [...loose].sort((a, b) => a.id.localeCompare(b.id))) {
     const key = JSON.stringify([rule.searchField ?? "name", rule.search ?? ""]);
     const of = first.get(key);
-    if (of === undefined) {
-      first.set(key, rule.id);
-      kept.push(rule);
-    } else copies.set(rule.id, of);
+    if (of === undefined) first.set(key, rule.id);
+    else twins.push({ rule, of });
   }
-  return { kept: rules.filter((r) => kept.includes(r)), copies };
+  return { ignored, copies, twins, kept: loose.filter((r) => !twins.some((t) => t.rule === r)) };
 }
 
 /**
@@ -124,7 +140,7 @@ export function adoptionNames(
   resources: readonly ManagedResource[],
   prefix = "",
 ): Array<{ name: string; rule: HvaRule }> {
-  const taken = new Set(resources.filter((r) => r.kind === "HvaAutomationRule").map((r) => nameOf(r.urn)));
+  const taken = new Set(resources.filter(isRule).map((r) => nameOf(r.urn)));
   return namedRules(rules).map(({ name: plain, rule }) => {
     const name = `${prefix}${plain}`;
     let unique = name;

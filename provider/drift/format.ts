@@ -3,38 +3,27 @@
  * (`markdown`), and for programs (`json`, the report as it is, versioned). Every finding comes with
  * what to do about it.
  */
-import { isClean, type DriftReport, type TeamDrift } from "./report";
+import { LISTS, isClean, type DriftReport, type TeamDrift } from "./report";
 import { resourceOf } from "../resources/framework/registry";
+import { nameOf } from "./adopt";
 
 /** The output formats of `secops drift`. */
 export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
-/** The resource's type and name, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
-function parts(urn: string): { type: string; name: string } {
-  const segments = urn.split("::");
-  return { type: (segments[2] ?? "").split("$").pop() ?? "", name: segments.slice(3).join("::") || urn };
-}
+/** The resource's type, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+const typeOf = (urn: string) => (urn.split("::")[2] ?? "").split("$").pop() ?? "";
 
-/** The drift advice of the resource a URN names. */
-const adviceOf = (urn: string) => resourceOf(parts(urn).type)?.definition.drift.advice;
-
-/** What to do about a deleted object (its definition's advice). */
-function whenDeleted(urn: string): string {
-  return (adviceOf(urn)?.deleted ?? "").replace("{urn}", urn);
-}
-
-/** What to do about a drifted object (its definition's advice). */
-function whenDrifted(urn: string): string {
-  return adviceOf(urn)?.drifted ?? "";
-}
+/** What the definition of the resource a URN names advises for a deleted or drifted object. */
+const advice = (urn: string, when: "deleted" | "drifted") =>
+  (resourceOf(typeOf(urn))?.definition.drift.advice[when] ?? "").replace("{urn}", urn);
 
 /**
  * What to do about an object two resources hold: keep the first, and take the others out of the state
  * before the program (an up that drops a resource first deletes the object under the one kept).
  */
 function whenHeldTwice(urns: string[]): string {
-  const [keep, ...others] = urns.map((u) => ({ urn: u, name: parts(u).name }));
+  const [keep, ...others] = urns.map((u) => ({ urn: u, name: nameOf(u) }));
   const deletes = others.map((o) => `pulumi state delete '${o.urn}'`).join(" && ");
   const names = others.map((o) => o.name).join(", ");
   return `keep ${keep.name}: ${deletes}, then remove ${names} from the program (an up that drops it first deletes the object under ${keep.name})`;
@@ -42,7 +31,7 @@ function whenHeldTwice(urns: string[]): string {
 
 /** What to do about a copy of a managed rule: never adopt it (two resources would declare one rule). */
 function whenCopied(id: string, of: string): string {
-  return `a copy of ${parts(of).name}'s rule: delete it by hand, or keep it on purpose with a line "${id} # why" in the ignore file; never import it (two resources would hold one rule)`;
+  return `a copy of ${nameOf(of)}'s rule: delete it by hand, or keep it on purpose with a line "${id} # why" in the ignore file; never import it (two resources would hold one rule)`;
 }
 
 /** Said once under the adoption lines: an import alone does not keep a rule. */
@@ -50,28 +39,18 @@ export const DECLARE_IMPORTED =
   "a rule imported with pulumi import must also be declared in the program (pulumi import prints the code): the next up deletes what the program does not declare";
 
 const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
-const counts = (t: TeamDrift) =>
-  `${t.inSync.length} in sync, ${t.drifted.length} drifted, ${t.deleted.length} deleted, ${t.unmanaged.length} unmanaged, ${t.duplicate.length} duplicate, ${t.copy.length} copy, ${t.ignored.length} ignored`;
+const counts = (t: TeamDrift) => LISTS.map(([k, word]) => `${t[k].length} ${word}`).join(", ");
 const ADOPT = "TypeScript that adopts the unmanaged rules";
 const teamName = (t: TeamDrift) => (t.teamId === "" ? "(no team recorded)" : t.teamId);
 const notChecked = (t: TeamDrift) =>
   `NOT CHECKED: no key for this team (${t.managed} resource(s) in the state); add --key-env with its key`;
 
-function verdict(r: DriftReport): string {
-  return isClean(r)
-    ? "clean: every managed object in sync, no unmanaged rule"
-    : "drift found (exit 3): see above for what to do";
-}
-
-/** Plain columns, padded. */
-function columns(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) =>
-    r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd(),
-  );
+/** Rows of cells as aligned columns, each at most `max` characters (a longer cell is cut with "…"). */
+export function columns(rows: string[][], max = Infinity): string[] {
+  const widths = rows[0].map((_, i) => Math.min(max, Math.max(...rows.map((r) => r[i].length))));
+  const fit = (c: string, i: number) =>
+    c.length > widths[i] ? `${c.slice(0, widths[i] - 1)}…` : c.padEnd(widths[i]);
+  return rows.map((r) => r.map(fit).join("  ").trimEnd());
 }
 
 function tableTeam(t: TeamDrift): string[] {
@@ -82,14 +61,14 @@ function tableTeam(t: TeamDrift): string[] {
       rows.push([
         "drifted",
         d.id,
-        parts(d.urn).name,
-        `${field}: ${show(v.state)} -> ${show(v.live)}; ${whenDrifted(d.urn)}`,
+        nameOf(d.urn),
+        `${field}: ${show(v.state)} -> ${show(v.live)}; ${advice(d.urn, "drifted")}`,
       ]);
-  for (const d of t.deleted) rows.push(["deleted", d.id, parts(d.urn).name, whenDeleted(d.urn)]);
+  for (const d of t.deleted) rows.push(["deleted", d.id, nameOf(d.urn), advice(d.urn, "deleted")]);
   for (const u of t.unmanaged)
     rows.push(["unmanaged", u.id, `${u.field}=${u.search}${u.enabled ? "" : " (disabled)"}`, u.import]);
   for (const d of t.duplicate)
-    rows.push(["duplicate", d.id, d.urns.map((u) => parts(u).name).join(", "), whenHeldTwice(d.urns)]);
+    rows.push(["duplicate", d.id, d.urns.map(nameOf).join(", "), whenHeldTwice(d.urns)]);
   for (const c of t.copy) rows.push(["copy", c.id, `${c.field}=${c.search}`, whenCopied(c.id, c.of)]);
   for (const i of t.ignored) rows.push(["ignored", i.id, "", i.reason]);
   if (rows.length === 0) return [head];
@@ -101,9 +80,10 @@ function tableTeam(t: TeamDrift): string[] {
 }
 
 function table(r: DriftReport): string {
-  const lines = r.teams.flatMap((t) => [...tableTeam(t), ""]);
-  lines.push(verdict(r));
-  return `${lines.join("\n")}\n`;
+  const verdict = isClean(r)
+    ? "clean: every managed object in sync, no unmanaged rule"
+    : "drift found (exit 3): see above for what to do";
+  return `${[...r.teams.flatMap((t) => [...tableTeam(t), ""]), verdict].join("\n")}\n`;
 }
 
 /** A Markdown table cell: pipes, backticks and line breaks cannot break the table. */
@@ -154,56 +134,49 @@ const section = (cut: Cut, title: string, head: string[], rows: string[][], afte
 function markdownTeam(t: TeamDrift, cut: Cut): string[] {
   const out = ["", `### Team ${code(teamName(t))}`, ""];
   if (!t.checked) return [...out, `**${notChecked(t)}**`];
-  const drifted = t.drifted.flatMap((d) =>
-    Object.entries(d.fields).map(([f, v]) => [
-      code(parts(d.urn).name),
-      code(d.id),
-      f,
-      code(show(v.state)),
-      code(show(v.live)),
-      cell(whenDrifted(d.urn)),
-    ]),
-  );
-  const deleted = t.deleted.map((d) => [code(parts(d.urn).name), code(d.id), cell(whenDeleted(d.urn))]);
-  const unmanaged = t.unmanaged.map((u) => [
-    code(u.id),
-    cell(u.field),
-    code(u.search),
-    String(u.enabled),
-    code(u.import),
-  ]);
-  const duplicate = t.duplicate.map((d) => [
-    code(d.id),
-    d.urns.map((u) => code(parts(u).name)).join(", "),
-    cell(whenHeldTwice(d.urns)),
-  ]);
+  const name = (urn: string) => code(nameOf(urn));
   const adopt = t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, "", `Note: ${DECLARE_IMPORTED}.`, ""] : [];
-  const copies = t.copy.map((c) => [
-    code(c.id),
-    cell(c.field),
-    code(c.search),
-    code(parts(c.of).name),
-    cell(whenCopied(c.id, c.of)),
-  ]);
-  out.push(
-    ...section(cut, "Drifted", ["Resource", "Id", "Field", "State", "Live", "What to do"], drifted),
-    ...section(cut, "Deleted out of band", ["Resource", "Id", "What to do"], deleted),
-    ...section(
-      cut,
+  const sections: Array<[string, string[], string[][], string[]?]> = [
+    [
+      "Drifted",
+      ["Resource", "Id", "Field", "State", "Live", "What to do"],
+      t.drifted.flatMap((d) =>
+        Object.entries(d.fields).map(([f, v]) => {
+          const [state, live] = [code(show(v.state)), code(show(v.live))];
+          return [name(d.urn), code(d.id), f, state, live, cell(advice(d.urn, "drifted"))];
+        }),
+      ),
+    ],
+    [
+      "Deleted out of band",
+      ["Resource", "Id", "What to do"],
+      t.deleted.map((d) => [name(d.urn), code(d.id), cell(advice(d.urn, "deleted"))]),
+    ],
+    [
       "Unmanaged (made by hand)",
       ["Id", "Field", "Search", "Enabled", "Adopt with"],
-      unmanaged,
+      t.unmanaged.map((u) => [code(u.id), cell(u.field), code(u.search), String(u.enabled), code(u.import)]),
       adopt,
-    ),
-    ...section(cut, "Held by two resources (duplicate)", ["Id", "Resources", "What to do"], duplicate),
-    ...section(cut, "Copies of managed rules", ["Id", "Field", "Search", "Copy of", "What to do"], copies),
-    ...section(
-      cut,
-      "Ignored",
-      ["Id", "Reason"],
-      t.ignored.map((i) => [code(i.id), cell(i.reason)]),
-    ),
-  );
+    ],
+    [
+      "Held by two resources (duplicate)",
+      ["Id", "Resources", "What to do"],
+      t.duplicate.map((d) => [code(d.id), d.urns.map(name).join(", "), cell(whenHeldTwice(d.urns))]),
+    ],
+    [
+      "Copies of managed rules",
+      ["Id", "Field", "Search", "Copy of", "What to do"],
+      t.copy.map((c) => [
+        code(c.id),
+        cell(c.field),
+        code(c.search),
+        name(c.of),
+        cell(whenCopied(c.id, c.of)),
+      ]),
+    ],
+    ["Ignored", ["Id", "Reason"], t.ignored.map((i) => [code(i.id), cell(i.reason)])],
+  ];
+  for (const [title, head, rows, after] of sections) out.push(...section(cut, title, head, rows, after));
   if (out.length === 3) out.push("Everything in sync.");
   return out;
 }
@@ -225,13 +198,11 @@ function markdownText(r: DriftReport, cut: Cut): string {
     "## SecOps drift report",
     "",
     ...mdTable(
-      ["Team", "Checked", "In sync", "Drifted", "Deleted", "Unmanaged", "Duplicate", "Copy", "Ignored"],
+      ["Team", "Checked", ...LISTS.map(([, word]) => word[0].toUpperCase() + word.slice(1))],
       r.teams.map((t) => [
         code(teamName(t)),
         t.checked ? "yes" : "**no key**",
-        ...[t.inSync, t.drifted, t.deleted, t.unmanaged, t.duplicate, t.copy, t.ignored].map((l) =>
-          t.checked ? String(l.length) : "-",
-        ),
+        ...LISTS.map(([k]) => (t.checked ? String(t[k].length) : "-")),
       ]),
     ),
     ...r.teams.flatMap((t) => markdownTeam(t, cut)),

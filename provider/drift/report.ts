@@ -16,14 +16,14 @@ import { RESOURCES } from "../resources/framework/registry";
 import { PENDING_ID_PREFIX } from "../resources/framework/runtime";
 import {
   adoptionNames,
-  copiesOf,
-  firstOfEach,
   hasExplicitProviders,
-  heldRuleIds,
   importLine,
   providerOfTeam,
+  ruleRow,
+  sortLoose,
+  type StateView,
 } from "./adopt";
-import { ignoredBy, type IgnoreRule } from "./ignore";
+import type { IgnoreRule } from "./ignore";
 import { DriftInputError, ENCRYPTED, type ManagedResource } from "./state";
 
 /** A managed object, by id (a rule id, or a directory user's id) and the URN that holds it. */
@@ -82,70 +82,58 @@ export interface DriftOptions {
   concurrency?: number;
 }
 
+/** A team's lists, in the order the report gives them, with the words the formats count them in. */
+export const LISTS = [
+  ["inSync", "in sync"],
+  ["drifted", "drifted"],
+  ["deleted", "deleted"],
+  ["unmanaged", "unmanaged"],
+  ["duplicate", "duplicate"],
+  ["copy", "copy"],
+  ["ignored", "ignored"],
+] as const;
+
+/** The lists that fail the report when not empty. */
+const FINDINGS = ["drifted", "deleted", "unmanaged", "duplicate", "copy"] as const;
+
 /** True when every team was checked and nothing was found. */
 export const isClean = (r: DriftReport) =>
-  r.teams.every(
-    (t) =>
-      t.checked &&
-      t.drifted.length === 0 &&
-      t.deleted.length === 0 &&
-      t.unmanaged.length === 0 &&
-      t.duplicate.length === 0 &&
-      t.copy.length === 0,
-  );
+  r.teams.every((t) => t.checked && FINDINGS.every((k) => t[k].length === 0));
 
-/** The differing fields: state value → live value; encrypted values are not compared. */
-function differences(
-  pairs: Array<[string, unknown, unknown]>,
-): Record<string, { state: unknown; live: unknown }> {
-  const fields: Record<string, { state: unknown; live: unknown }> = {};
-  for (const [name, state, live] of pairs)
-    if (state !== ENCRYPTED && state !== undefined && state !== live) fields[name] = { state, live };
-  return fields;
-}
+type Fields = Record<string, { state: unknown; live: unknown }>;
 
-function emptyTeam(teamId: string, checked: boolean, managed: number): TeamDrift {
-  return {
-    teamId,
-    checked,
-    managed,
-    inSync: [],
-    drifted: [],
-    deleted: [],
-    unmanaged: [],
-    duplicate: [],
-    copy: [],
-    ignored: [],
-  };
-}
+const emptyTeam = (teamId: string, checked: boolean, managed: number): TeamDrift =>
+  ({ teamId, checked, managed, ...Object.fromEntries(LISTS.map(([k]) => [k, []])) }) as unknown as TeamDrift;
 
 /** Sorts a managed object into in sync, drifted or deleted. */
-function place(
-  team: TeamDrift,
-  r: ManagedResource,
-  fields: Record<string, { state: unknown; live: unknown }> | null,
-) {
+function place(team: TeamDrift, r: ManagedResource, fields: Fields | null) {
   const ref = { id: r.id, urn: r.urn };
   if (fields === null) team.deleted.push(ref);
   else if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
   else team.inSync.push(ref);
 }
 
-/** What checking a team's rules needs from the whole state. */
-interface StateView {
-  resources: ManagedResource[];
-  ignore: IgnoreRule[];
-  /** The team a resource of the state belongs to. */
-  teamOf: (r: ManagedResource) => string;
+/** What checking a team needs: the whole state's view and the team's client. */
+interface Check extends StateView {
+  client: SecOpsClient;
+  concurrency: number;
 }
 
-/** The fields drift compares of a managed object, state value against live value. */
-function compared(def: ResourceDefinition<never>, outputs: Record<string, unknown>, live: never) {
-  return differences(
-    Object.entries(def.drift.fields)
-      .filter(([f]) => !def.drift.managedOnly || (outputs[f] !== null && outputs[f] !== undefined))
-      .map(([f, get]) => [f, outputs[f], get(live)]),
-  );
+/** A key and the client made with it. */
+interface Access {
+  key: DriftKey;
+  client: SecOpsClient;
+}
+
+/** The differing fields drift compares, state value against live value; encrypted values are not compared. */
+function compared(def: ResourceDefinition<never>, outputs: Record<string, unknown>, live: never): Fields {
+  const fields: Fields = {};
+  for (const [f, get] of Object.entries(def.drift.fields)) {
+    const state = outputs[f];
+    const skip = state === undefined || state === ENCRYPTED || (def.drift.managedOnly && state === null);
+    if (!skip && state !== get(live)) fields[f] = { state, live: get(live) };
+  }
+  return fields;
 }
 
 /** The live objects of `mine`, by id, read one at a time (`concurrency` at once); a missing one is absent. */
@@ -175,63 +163,26 @@ async function readEach(
 /**
  * Sorts the team's objects of one resource into in sync, drifted and deleted, from one list or one
  * read per object as its definition says; then, for a resource whose unmanaged objects are reported,
- * the live ones no resource holds (`adopt` is the command that adopts them).
+ * the live ones no resource holds, less the ignored ones and the copies (listed as such): the rules to
+ * adopt.
  */
 async function checkKind(
   def: ResourceDefinition<never>,
   team: TeamDrift,
-  client: SecOpsClient,
-  mine: ManagedResource[],
-  view: StateView,
-  concurrency: number,
-): Promise<HvaRule[]> {
-  const listed = def.drift.live === "list" ? await listObjects(client, def.token) : undefined;
+  once: ManagedResource[],
+  ctx: Check,
+) {
+  const mine = once.filter((r) => r.kind === def.name);
+  const listed = def.drift.live === "list" ? await listObjects(ctx.client, def.token) : undefined;
   const live = listed
     ? new Map(listed.map((o) => [o.id, o.item as never]))
-    : await readEach(def, client, mine, concurrency);
+    : await readEach(def, ctx.client, mine, ctx.concurrency);
   for (const r of mine) place(team, r, live.has(r.id) ? compared(def, r.outputs, live.get(r.id)!) : null);
-  return def.drift.unmanaged && listed
-    ? looseRules(
-        team,
-        listed.map((o) => o.item as HvaRule),
-        view,
-      )
-    : [];
-}
-
-/**
- * The live rules no resource holds, less the ignored ones (listed as ignored) and the copies of
- * managed rules (listed as copies): the rules to adopt.
- */
-function looseRules(team: TeamDrift, rules: HvaRule[], view: StateView): HvaRule[] {
-  const held = heldRuleIds(view.resources, rules);
-  const copies = copiesOf(rules, view.resources, held, view.teamOf, team.teamId);
-  const loose: HvaRule[] = [];
-  for (const rule of rules) {
-    if (held.has(rule.id)) continue;
-    const reason = ignoredBy(view.ignore, rule);
-    const of = copies.get(rule.id);
-    if (reason !== undefined) team.ignored.push({ id: rule.id, reason });
-    else if (of !== undefined)
-      team.copy.push({
-        id: rule.id,
-        field: rule.searchField ?? "name",
-        search: rule.search ?? "",
-        enabled: rule.enabled !== false,
-        of,
-      });
-    else loose.push(rule);
-  }
-  // Identical unmanaged rules: one is offered for adoption, the others are its copies.
-  const { kept, copies: twins } = firstOfEach(loose);
-  for (const rule of loose.filter((r) => twins.has(r.id)))
-    team.copy.push({
-      id: rule.id,
-      field: rule.searchField ?? "name",
-      search: rule.search ?? "",
-      enabled: rule.enabled !== false,
-      of: twins.get(rule.id)!,
-    });
+  if (!def.drift.unmanaged || !listed) return [];
+  const rules = listed.map((o) => o.item as HvaRule);
+  const { ignored, copies, twins, kept } = sortLoose(rules, ctx, team.teamId);
+  team.ignored.push(...ignored);
+  team.copy.push(...[...copies, ...twins].map((c) => ({ ...ruleRow(c.rule), of: c.of })));
   return kept;
 }
 
@@ -242,33 +193,32 @@ function looseRules(team: TeamDrift, rules: HvaRule[], view: StateView): HvaRule
  */
 function adoptions(
   found: Array<{ team: TeamDrift; loose: HvaRule[]; key: DriftKey }>,
-  view: StateView,
+  resources: ManagedResource[],
   options: DriftOptions,
 ): void {
-  const plain = found.map((f) => new Set(adoptionNames(f.loose, view.resources).map((n) => n.name)));
-  const explicit = hasExplicitProviders(view.resources);
+  const plain = found.map((f) => new Set(adoptionNames(f.loose, resources).map((n) => n.name)));
+  const explicit = hasExplicitProviders(resources);
   for (const [i, { team, loose, key }] of found.entries()) {
     const clash = plain.some((other, j) => j !== i && [...plain[i]].some((n) => other.has(n)));
     const prefix = clash ? `${team.teamId}-` : "";
-    const provider = providerOfTeam(view.resources, team.teamId);
-    for (const { name, rule } of adoptionNames(loose, view.resources, prefix))
+    const provider = providerOfTeam(resources, team.teamId);
+    for (const { name, rule } of adoptionNames(loose, resources, prefix))
       team.unmanaged.push({
-        id: rule.id,
-        field: rule.searchField ?? "name",
-        search: rule.search ?? "",
-        enabled: rule.enabled !== false,
+        ...ruleRow(rule),
         import: importLine(name, rule.id, explicit, provider, team.teamId),
       });
     if (team.unmanaged.length) team.adopt = adoptCommand(options, key, team.teamId, prefix);
   }
 }
 
+/** The kind and id of the object a resource holds. */
+const objectOf = (r: ManagedResource) => `${r.kind}\n${r.id}`;
+
 /** Objects held by more than one resource (of one kind), by kind and id: the URNs, sorted. */
 function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
   const holders = new Map<string, string[]>();
   for (const r of resources) {
-    const key = `${r.kind}\n${r.id}`;
-    holders.set(key, [...(holders.get(key) ?? []), r.urn]);
+    holders.set(objectOf(r), [...(holders.get(objectOf(r)) ?? []), r.urn]);
   }
   return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
 }
@@ -289,10 +239,8 @@ function adoptCommand(options: DriftOptions, key: DriftKey, teamId: string, pref
 }
 
 /** The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for. */
-async function teamsOf(
-  clients: Array<{ key: DriftKey; client: SecOpsClient }>,
-): Promise<Map<string, { key: DriftKey; client: SecOpsClient }>> {
-  const byTeam = new Map<string, { key: DriftKey; client: SecOpsClient }>();
+async function teamsOf(clients: Access[]): Promise<Map<string, Access>> {
+  const byTeam = new Map<string, Access>();
   for (const { key, client } of clients) {
     const { teamId } = await client.getIdentity();
     const other = byTeam.get(teamId);
@@ -317,40 +265,30 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     const real = resources.filter((r) => !r.id.startsWith(PENDING_ID_PREFIX));
     // A resource that recorded no team belongs to the one team checked, when there is one.
     const only = byTeam.size === 1 ? [...byTeam.keys()][0] : "";
-    const teamOfResource = (r: ManagedResource) => r.teamId ?? only;
-    const teamIds = [...new Set([...byTeam.keys(), ...real.map(teamOfResource)])].sort();
-    const view: StateView = { resources, ignore: options.ignore ?? [], teamOf: teamOfResource };
+    const teamOf = (r: ManagedResource) => r.teamId ?? only;
+    const teamIds = [...new Set([...byTeam.keys(), ...real.map(teamOf)])].sort();
     const twice = heldTwice(real);
+    const shared = { resources, ignore: options.ignore ?? [], teamOf, concurrency: options.concurrency ?? 8 };
     const teams: TeamDrift[] = [];
     const found: Array<{ team: TeamDrift; loose: HvaRule[]; key: DriftKey }> = [];
     for (const [i, teamId] of teamIds.entries()) {
-      const mine = real.filter((r) => teamOfResource(r) === teamId);
+      const mine = real.filter((r) => teamOf(r) === teamId);
       const access = byTeam.get(teamId);
       const team = emptyTeam(teamId, access !== undefined, mine.length);
       teams.push(team);
       if (!access) continue;
       progress(`team ${teamId} (${i + 1} of ${teamIds.length}): ${mine.length} managed`);
       // An object held twice is its own finding, once, in the team of its first holder.
-      const once = mine.filter((r) => !twice.has(`${r.kind}\n${r.id}`));
-      for (const r of mine) {
-        const urns = twice.get(`${r.kind}\n${r.id}`);
-        if (urns?.[0] === r.urn) team.duplicate.push({ id: r.id, urns });
-      }
+      for (const r of mine)
+        if (twice.get(objectOf(r))?.[0] === r.urn)
+          team.duplicate.push({ id: r.id, urns: twice.get(objectOf(r))! });
+      const once = mine.filter((r) => !twice.has(objectOf(r)));
       const loose: HvaRule[] = [];
       for (const { definition } of RESOURCES)
-        loose.push(
-          ...(await checkKind(
-            definition,
-            team,
-            access.client,
-            once.filter((r) => r.kind === definition.name),
-            view,
-            options.concurrency ?? 8,
-          )),
-        );
+        loose.push(...(await checkKind(definition, team, once, { ...shared, ...access })));
       found.push({ team, loose, key: access.key });
     }
-    adoptions(found, view, options);
+    adoptions(found, resources, options);
     return { version: 1, teams };
   } finally {
     await Promise.all(clients.map((c) => c.client.close()));

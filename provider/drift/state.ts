@@ -65,18 +65,14 @@ function explicitProvider(ref: unknown): string | undefined {
   return urn;
 }
 
-function managed(
-  type: unknown,
-  urn: unknown,
-  id: unknown,
-  outputs: unknown,
-  providerRef?: unknown,
-): ManagedResource[] {
+/** A resource of the state as the report needs it; none for a type the report does not cover. */
+function managed({ type, urn, id, outputs, provider: ref }: Record<string, unknown>): ManagedResource[] {
   const kind = kindOf(type);
   if (!kind || typeof urn !== "string" || typeof id !== "string" || id === "") return [];
-  const outs = (outputs && typeof outputs === "object" ? outputs : {}) as Record<string, unknown>;
+  const decoded = decode(outputs);
+  const outs = (decoded && typeof decoded === "object" ? decoded : {}) as Record<string, unknown>;
   const teamId = typeof outs.teamId === "string" && outs.teamId !== "" ? outs.teamId : undefined;
-  const provider = explicitProvider(providerRef);
+  const provider = explicitProvider(ref);
   return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs, ...(provider ? { provider } : {}) }];
 }
 
@@ -89,15 +85,15 @@ function fromDeployment(doc: Record<string, unknown>, source: string): ManagedRe
   const deployment = doc.deployment as { resources?: unknown } | undefined;
   const resources = deployment?.resources ?? [];
   if (!Array.isArray(resources)) throw new DriftInputError(`${source}: deployment.resources is not a list`);
-  return resources.flatMap((r: Record<string, unknown>) =>
-    r && typeof r === "object" ? managed(r.type, r.urn, r.id, decode(r.outputs), r.provider) : [],
-  );
+  return resources.flatMap((r: Record<string, unknown>) => (r && typeof r === "object" ? managed(r) : []));
 }
 
-/** The text of a file the report was given; one that cannot be read is the user's mistake, named. */
-export function readInput(path: string): string {
+/** The text (or bytes) of a file the user named; one that cannot be read is the user's mistake, named. */
+export function readInput(path: string): string;
+export function readInput(path: string, encoding: null): Buffer;
+export function readInput(path: string, encoding: "utf8" | null = "utf8"): string | Buffer {
   try {
-    return readFileSync(path, "utf8");
+    return readFileSync(path, encoding);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new DriftInputError(`${path}: ${code === "ENOENT" ? "no such file" : (err as Error).message}`);
