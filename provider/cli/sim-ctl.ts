@@ -6,8 +6,8 @@
  */
 import { Command } from "commander";
 import { SimulatorControl } from "../simulator";
+import { columns } from "../drift/format";
 import { UsageError, bool, example } from "./common";
-import { columns } from "./table";
 
 type Row = Record<string, unknown>;
 const out = (text: string) => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -26,10 +26,8 @@ function control(cmd: Command): SimulatorControl {
 /** Rows as aligned columns of `keys` (`-` for an absent value). */
 function table(rows: Row[], keys: string[]): string {
   const cell = (r: Row, k: string) => (r[k] === undefined || r[k] === null ? "-" : String(r[k]));
-  return columns(
-    keys,
-    rows.map((r) => keys.map((k) => cell(r, k))),
-  );
+  const lines = columns([keys, ...rows.map((r) => keys.map((k) => cell(r, k)))]);
+  return lines.map((l) => `${l}\n`).join("");
 }
 
 const USER_FLAGS = ["needsChatOpsWelcome", "chatOpsOnboardingUser", "credentialsExposed"] as const;
