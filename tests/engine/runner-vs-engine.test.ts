@@ -4,7 +4,7 @@
  * the same seed, with the same program (programs/objects.js: native providers per team). After every
  * step both simulators must hold the same rules (team, search, enabled), and a step fails in both or
  * in neither, for the same reason. Where they differ on purpose, the test asserts the difference that
- * docs/offline-runner.md lists as a limit of the runner.
+ * tests/rig/README.md lists as a limit of the runner.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,7 +1,7 @@
 /**
- * `pulumi-secops/testing`: an offline lifecycle runner that drives Pulumi's own dynamic-provider
- * host and the native plugin, for tests and demos without the Pulumi CLI. Not a Pulumi engine (see
- * runner.ts).
+ * The offline runner (the repository's test rig, not part of the package): drives Pulumi's own
+ * dynamic-provider host and the native plugin, for tests and demos without the Pulumi CLI. Not a
+ * Pulumi engine (see runner.ts and README.md).
  */
 export {
   LifecycleRunner,
