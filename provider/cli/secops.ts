@@ -85,8 +85,16 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
   usersCommand(root, out);
   driftCommand(root, out);
   commentsCommand(root, out);
-  root.addCommand(simCommand("sim"));
+  // A command added whole inherits nothing from the root: its exits are turned over here.
+  root.addCommand(exitOverridden(simCommand("sim")));
   return root;
+}
+
+/** `command` and every command under it hand their exits to main() as errors. */
+function exitOverridden(command: Command): Command {
+  command.exitOverride();
+  command.commands.forEach(exitOverridden);
+  return command;
 }
 
 /** `secops whoami`. */

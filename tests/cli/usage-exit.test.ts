@@ -92,3 +92,20 @@ test("an --out into a folder that does not exist is a usage error (exit 2) namin
     });
   }
 });
+
+test("secops sim after a root option (parsed as a subcommand, not the shortcut) exits 2 on a usage error too", async () => {
+  const secops = BINARIES[0];
+  const simPaths = leaves(secops[2]).filter((p) => p[0] === "sim");
+  expect(simPaths.length).toBeGreaterThan(5);
+  for (const path of simPaths) {
+    const args = ["--api-key-env", "SECOPS_API_KEY", ...path, ...argsOf(secops[2], path), "--no-such-option"];
+    const r = await run(secops[1], args, env);
+    // A usage error either way (the unknown option, or a filler value a parser refuses first).
+    expect({ path, code: r.code, stdout: r.stdout, usage: r.stderr.startsWith("error: ") }).toEqual({
+      path,
+      code: 2,
+      stdout: "",
+      usage: true,
+    });
+  }
+});

@@ -129,7 +129,7 @@ test("no declaration reachable from the package's entry points refers to zod", (
   const queue = packed.files
     .map((f) => f.path)
     .filter((f) =>
-      /^dist\/(index|client\/index|simulator\/index|native\/index|drift\/index|resources\/[^/]+|functions\/[^/]+)\.d\.ts$/.test(
+      /^dist\/(index|client\/index|simulator\/index|native\/index|drift\/index|resources\/[^/]+\/index|functions\/[^/]+)\.d\.ts$/.test(
         f,
       ),
     )

@@ -222,7 +222,7 @@ test("a client team removed from the program: the engine deletes its rules in on
   expect(engine[0].rules).toEqual(runner[0].rules);
   expect(engine[1].ok).toBe(true);
   expect(engine[1].rules.filter((r) => r.includes("rve-db-*"))).toEqual([]);
-  // docs/offline-runner.md: the runner keeps no provider's key in its state.
+  // tests/rig/README.md: the runner keeps no provider's key in its state.
   expect(runner[1].ok).toBe(false);
   expect(runner[1].said).toContain("is no longer declared by the program; its resources cannot be reached");
   expect(runner[1].rules).toEqual(runner[0].rules);
