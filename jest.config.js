@@ -4,6 +4,9 @@ module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
+  // The offline runner's own tests (tests/rig/tests/) are the rig's suite, not the package's:
+  // `npm run test:rig` (jest.rig.config.js), run once by CI.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/rig/"],
   // The shims serialized into Pulumi state load the implementation by the package's own name;
   // inside jest that name resolves to the TypeScript sources.
   moduleNameMapper: {

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, formatSteps, linkPackage } from "../rig";
-import { ROOT, built, run, RIG } from "../helpers/spawn";
+import { LifecycleRunner, formatSteps, linkPackage } from "..";
+import { ROOT, built, run, RIG } from "../../helpers/spawn";
 
 built("index.js");
 let sim: Simulator;

@@ -13,14 +13,14 @@ import { SecOpsClient } from "pulumi-secops/client";
 import { duplicateRuleReason } from "pulumi-secops/resources/hva-automation-rule";
 import { duplicateUserReason } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { LifecycleRunner, linkPackage } from "../rig";
-import { rules } from "../helpers/sim-counts";
-import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
-import { ROOT, built } from "../helpers/spawn";
+import { LifecycleRunner, linkPackage } from "..";
+import { rules } from "../../helpers/sim-counts";
+import { engineStack, type EngineStack } from "../../helpers/pulumi-stack";
+import { ROOT, built } from "../../helpers/spawn";
 
 jest.setTimeout(300_000);
 built("plugin/pulumi-resource-secops.js");
-const PROGRAM = join(__dirname, "programs", "objects.js");
+const PROGRAM = join(__dirname, "..", "..", "engine", "programs", "objects.js");
 const SEED = 431;
 
 type Declared = {

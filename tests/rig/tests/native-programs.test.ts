@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as native from "pulumi-secops/native";
-import { LifecycleRunner, StepFailedError, stepsOf } from "../rig";
+import { LifecycleRunner, StepFailedError, stepsOf } from "..";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { ROOT, built, run } from "../helpers/spawn";
+import { ROOT, built, run } from "../../helpers/spawn";
 
 built("native/plugin/main.js");
 const HVA = "secops:index:HvaAutomationRule";
