@@ -2,10 +2,15 @@
  * A stack run by the real Pulumi CLI (tests/helpers/pulumi-cli.ts): a local file backend, a
  * passphrase secrets provider, no update checks, a PULUMI_HOME of its own, and the native plugin
  * found on PATH (this checkout's bin/, as `npm install` links it). Its program is a file copied into a
- * folder of its own whose node_modules link this package; each operation runs through the Automation
- * API in a process of its own (automation-driver.js), as a user's automation program would.
+ * folder of its own whose node_modules link this package; its operations run through the Automation
+ * API in one Node.js process of the stack's own (automation-driver.js --serve), as a user's automation
+ * program runs them.
  */
+import { spawn } from "node:child_process";
 import { copyFileSync, writeFileSync } from "node:fs";
+import type { Socket } from "node:net";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
 import { delimiter, extname, join } from "node:path";
 import { cliEnv, exec, programDir, pulumiCli, type Ran } from "./pulumi-cli";
 import { ROOT } from "./spawn";
@@ -47,6 +52,41 @@ export interface EngineStack {
   remove(): void;
 }
 
+/**
+ * An automation driver serving one stack's operations in order (automation-driver.js --serve): one
+ * Node.js process and workspace for all of them, as an automation program that runs several.
+ */
+function servingDriver(env: NodeJS.ProcessEnv): { send(request: object): Promise<OpResult>; stop(): void } {
+  const child = spawn(process.execPath, [DRIVER, "--serve"], {
+    cwd: ROOT,
+    env,
+    stdio: ["pipe", "ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (c) => (stderr += c));
+  const waiting: Array<{ resolve(r: OpResult): void; reject(e: Error): void }> = [];
+  createInterface({ input: child.stdio[3] as Readable }).on("line", (line) =>
+    waiting.shift()?.resolve(JSON.parse(line) as OpResult),
+  );
+  child.on("close", (code, signal) => {
+    for (const w of waiting.splice(0))
+      w.reject(
+        new Error(`the automation driver ended (${signal ?? `exit ${code}`}) before answering: ${stderr}`),
+      );
+  });
+  // Neither the process nor its pipes keep a test file's worker alive; the driver ends with its stdin.
+  child.unref();
+  for (const stream of [child.stdin, child.stderr, child.stdio[3]]) (stream as Socket | null)?.unref();
+  return {
+    send: (request) =>
+      new Promise<OpResult>((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        child.stdin?.write(`${JSON.stringify(request)}\n`);
+      }),
+    stop: () => child.kill(),
+  };
+}
+
 /** Creates stack `dev` of `project` whose program is a copy of `program` (a .ts or .js file). */
 export async function engineStack(
   project: string,
@@ -75,19 +115,11 @@ export async function engineStack(
     const keys = args.filter((_, i) => i % 2 === 1).map((kv) => kv.slice(0, kv.indexOf("=")));
     if (r.code !== 0) throw new Error(`pulumi config set-all (${keys.join(", ")}) failed: ${r.stderr}`);
   };
+  let driver: ReturnType<typeof servingDriver> | undefined;
   const op: EngineStack["op"] = async (name, options = {}) => {
     await flush();
-    const request = { project, workDir: p.dir, program: file, op: name, options, cli: cli.bin, env };
-    const r = await exec(process.execPath, [DRIVER, JSON.stringify(request)], ROOT, {
-      ...process.env,
-      ...env,
-    });
-    const line = r.stdout.trim().split("\n").pop() ?? "";
-    try {
-      return JSON.parse(line) as OpResult;
-    } catch {
-      throw new Error(`the automation driver printed no result (exit ${r.code}): ${r.stderr || r.stdout}`);
-    }
+    driver ??= servingDriver({ ...process.env, ...env });
+    return driver.send({ project, workDir: p.dir, program: file, op: name, options, cli: cli.bin, env });
   };
   const pulumi = async (args: string[]) => {
     await flush();
@@ -104,5 +136,9 @@ export async function engineStack(
   const config = async (key: string, value: string, secret = false) => {
     pending.push(secret ? "--secret" : "--plaintext", `${key}=${value}`);
   };
-  return { dir: p.dir, program: file, op, pulumi, cli: cliRun, config, remove: p.remove };
+  const remove = () => {
+    driver?.stop();
+    p.remove();
+  };
+  return { dir: p.dir, program: file, op, pulumi, cli: cliRun, config, remove };
 }
