@@ -19,6 +19,7 @@ const {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -95,7 +96,10 @@ async function main() {
     copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"));
     copyFileSync(join(ROOT, "README.md"), join(dir, "README.md"));
     mkdirSync(join(ROOT, "dist", "release"), { recursive: true });
-    execFileSync("tar", ["-C", dir, "-czf", ARCHIVE, "pulumi-resource-secops", "LICENSE", "README.md"]);
+    // Written whole, then renamed: two test files that need the archive may build it at once.
+    const partial = `${ARCHIVE}.${process.pid}.partial`;
+    execFileSync("tar", ["-C", dir, "-czf", partial, "pulumi-resource-secops", "LICENSE", "README.md"]);
+    renameSync(partial, ARCHIVE);
     const mb = (f) => (statSync(f).size / 1e6).toFixed(1);
     console.log(
       `${ARCHIVE} (${mb(ARCHIVE)} MB; executable ${mb(exe)} MB, Node ${SEA_NODE}` +
