@@ -6,7 +6,7 @@
  * in neither, for the same reason. Where they differ on purpose, the test asserts the difference that
  * tests/rig/README.md lists as a limit of the runner.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
@@ -56,6 +56,22 @@ async function users(sim: Simulator): Promise<string[]> {
     .sort();
 }
 
+/**
+ * The program file evaluated afresh, with this file's modules: jest's module registry would hand back
+ * the first run's exports, and jest.isolateModules would load a new copy of every module each time
+ * (each copy of @pulumi/pulumi and of `tmp` adds a process `exit` listener: eleven runs printed Node's
+ * MaxListenersExceededWarning).
+ */
+function evaluateAfresh(): unknown {
+  const module = { exports: {} };
+  new Function("require", "module", "exports", readFileSync(PROGRAM, "utf8"))(
+    require,
+    module,
+    module.exports,
+  );
+  return module.exports;
+}
+
 /** The engine's run of a scenario. */
 async function throughEngine(project: string, steps: Step[]): Promise<Outcome[]> {
   const sim = await createSimulator({ seed: SEED });
@@ -101,8 +117,7 @@ async function throughRunner(project: string, steps: Step[]): Promise<Outcome[]>
         config[`${project}:${provider}ApiKey`] = keyOf(sim, team);
       await step.byHand?.((t) => keyOf(sim, t), sim.url);
       const runner = new LifecycleRunner({
-        // The file afresh each time (jest's module registry would hand back the first run's exports).
-        program: () => jest.isolateModules(() => require(PROGRAM)),
+        program: evaluateAfresh,
         programDir: dir,
         statePath: join(dir, "state.json"),
         project,
