@@ -5,6 +5,7 @@
  * gRPC framing. Also: removing a client team from the program deletes that team's rules in one `up`
  * (the engine keeps the provider's inputs, the key encrypted, for exactly this).
  */
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { rules, writes } from "../helpers/sim-counts";
@@ -40,8 +41,20 @@ async function setTeams(s: EngineStack, teams: Teams): Promise<void> {
   for (const [n, t] of Object.entries(teams)) if (t.apiKey) await s.config(`${n}ApiKey`, t.apiKey, true);
 }
 
+/**
+ * One stack for the tests whose one `up` is refused before anything is created (a stack less for
+ * each to make): each writes its own program and config before its up, so none builds on another's.
+ */
+let refusals: EngineStack;
+async function refusalsStack(program: string): Promise<EngineStack> {
+  copyFileSync(join(PROGRAMS, program), refusals.program);
+  return refusals;
+}
+
 beforeAll(async () => {
   sim = await createSimulator({ seed: 403 });
+  refusals = await engineStack("refusals", join(PROGRAMS, "teams.js"));
+  stacks.push(refusals);
 });
 afterAll(async () => {
   for (const s of stacks) s.remove();
@@ -49,8 +62,7 @@ afterAll(async () => {
 });
 
 test("a misspelt Provider argument in a JavaScript program is refused by name; nothing is written", async () => {
-  const s = await engineStack("typo", join(PROGRAMS, "typo.js"));
-  stacks.push(s);
+  const s = await refusalsStack("typo.js");
   await s.config("baseUrl", sim.url);
   await s.config("key", sim.apiKeys.client1Admin, true);
   const before = await rules(sim);
@@ -85,7 +97,8 @@ const MISTAKES: Array<[string, () => Settings, string]> = [
 test.each(MISTAKES)(
   "a named provider %s: an error naming the provider and the fix; nothing written in any team",
   async (name, settings, message) => {
-    const s = await teamsStack(name, { [name]: { ...settings(), rules: ["fd-a-*", "fd-b-*", "fd-c-*"] } });
+    const s = await refusalsStack("teams.js");
+    await setTeams(s, { [name]: { ...settings(), rules: ["fd-a-*", "fd-b-*", "fd-c-*"] } });
     const before = await rules(sim);
     await sim.control.resetStats();
     const up = await s.op("up");

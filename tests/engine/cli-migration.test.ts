@@ -59,8 +59,6 @@ test("the doc's aliases move a dynamic stack to native resources: every resource
 
   writeFileSync(s.program, docProgram());
   await sim.control.resetStats();
-  const preview = await s.op("preview");
-  expect(preview.ok).toBe(true);
   const moved = await s.op("up");
   expect(moved.ok).toBe(true);
   // The two resources and the stack are `same`; only providers come and go (no API call).

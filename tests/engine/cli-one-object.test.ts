@@ -3,8 +3,9 @@
  * API, the native plugin and Pulumi's dynamic provider host): two resources of one provider that
  * declare the same rule or the same directory user are refused at Check, naming the other resource's
  * URN and the fix, before anything of theirs is written; adoptExisting never takes a rule another
- * resource of the stack holds; a rename with aliases is no duplicate. The simulator's rules and users
- * are counted after each step.
+ * resource of the stack holds; a rule adopted in the up that removes the resource holding it (under
+ * the same provider or another of the team) is kept; a rename with aliases is no duplicate. The
+ * simulator's rules and users are counted after each step.
  */
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
@@ -133,13 +134,8 @@ test("two HvaAutomationRules with the same field and search (dynamic resources):
   const reason = (name: string) => duplicateRuleReason(urn("dyn-twice", dynType, name), "name", "oo-dyn-*");
   expect(refusedOneOf(said(preview), ["first", "second"], "search", "oo-dyn-*", reason)).toBe(true);
   expect(await writes(sim)).toBe(0);
-
-  // Declared once, the rule is made once.
-  await declare(s, [{ name: "first", search: "oo-dyn-*" }]);
-  expect((await s.op("up")).ok).toBe(true);
-  expect((await rules(sim)).filter((r) => r.includes("oo-dyn-*"))).toEqual([`${C1} oo-dyn-* true`]);
-  expect((await s.op("destroy")).ok).toBe(true);
   expect(await rules(sim)).toEqual(before);
+  // Declared once, a dynamic rule is made and deleted once: cli-hva-rules.test.ts (the same path).
 });
 
 test("two DirectoryUserSettings for one user, true and false: refused at Check naming the first; the user is unchanged", async () => {
@@ -167,47 +163,50 @@ test("two DirectoryUserSettings for one user, true and false: refused at Check n
   expect(others(await welcome())).toEqual(others(before));
 });
 
-test("a resource removed and another adopting its rule in the same up: the rule is kept, held by the new one alone", async () => {
-  const s = await objectsStack("move", "native");
-  await declare(s, [{ name: "old", provider: "c1", search: "oo-move-*" }]);
+test("in one up, a rule adopted from a resource leaving the stack (same provider), a rule moved to another provider of the team while its old provider leaves, and a rename with aliases: rules kept, nothing written", async () => {
+  const s = await objectsStack("moves", "native");
+  // Providers of one team, each a plugin process of its own: c1 stays, c1c leaves, c1b arrives.
+  await s.config("c1bApiKey", sim.apiKeys.client1Admin, true);
+  await s.config("c1cApiKey", sim.apiKeys.client1Admin, true);
+  await declare(s, [
+    { name: "old", provider: "c1", search: "oo-move-*" },
+    { name: "old-prov", provider: "c1c", search: "oo-moveprov-*" },
+    { name: "before", provider: "c1", search: "oo-rename-*" },
+  ]);
   const start = await rules(sim);
   expect((await s.op("up")).ok).toBe(true);
-  await declare(s, [{ name: "new", provider: "c1", search: "oo-move-*", adoptExisting: true }]);
+  const deployed = await rules(sim);
+  expect(deployed).toEqual(
+    [...start, `${C1} oo-move-* true`, `${C1} oo-moveprov-* true`, `${C1} oo-rename-* true`].sort(),
+  );
+  const idOf = async (search: string) =>
+    String((await sim.control.state()).rules.find((r) => r.search === search)!.id);
+  const moved = await idOf("oo-move-*");
+  const movedProv = await idOf("oo-moveprov-*");
+
+  await declare(s, [
+    { name: "new", provider: "c1", search: "oo-move-*", adoptExisting: true },
+    // The new provider adopts; the old one's delete, in another process, must see it.
+    { name: "new-prov", provider: "c1b", search: "oo-moveprov-*", adoptExisting: true },
+    { name: "after", provider: "c1", search: "oo-rename-*", aliases: [urn("moves", RULE, "before")] },
+  ]);
   await sim.control.resetStats();
   const up = await s.op("up");
   expect(up.ok).toBe(true);
-  expect(up.summary).toMatchObject({ create: 1, delete: 1 });
-  expect(flat(up.stdout)).toMatch(
-    /HVA rule \S+ was not deleted: another resource of this stack took it over in this run \(adoptExisting or import\) and holds it now/,
-  );
-  expect((await rules(sim)).filter((r) => r.includes("oo-move-*"))).toEqual([`${C1} oo-move-* true`]);
+  // new, new-prov and provider c1b created; old, old-prov and provider c1c deleted; the renamed
+  // rule (with its alias), provider c1 and the stack the same.
+  expect(up.summary).toEqual({ create: 3, delete: 3, same: 3 });
+  for (const id of [moved, movedProv])
+    expect(flat(up.stdout)).toContain(
+      `HVA rule ${id} was not deleted: another resource of this stack took it over in this run (adoptExisting or import) and holds it now`,
+    );
+  expect(await rules(sim)).toEqual(deployed);
   expect(await writes(sim)).toBe(0);
-  // The new resource holds it: a refresh finds it, a destroy deletes it once.
+  // The new resources hold the rules: a refresh finds each, a destroy deletes each once.
   const refresh = await s.op("refresh");
   expect(refresh.ok).toBe(true);
-  expect(refresh.summary).toEqual({ same: 3 });
-  expect((await s.op("destroy")).ok).toBe(true);
-  expect(await rules(sim)).toEqual(start);
-});
-
-test("a rule moved to another provider of the same team with adoptExisting, in one up: kept, held by the new one", async () => {
-  const s = await objectsStack("move-provider", "native");
-  await s.config("c1bApiKey", sim.apiKeys.client1Admin, true); // a second provider, the same team
-  await declare(s, [{ name: "old", provider: "c1", search: "oo-moveprov-*" }]);
-  const start = await rules(sim);
-  expect((await s.op("up")).ok).toBe(true);
-  // Each provider is a plugin process of its own: the new one adopts, the old one's delete must see it.
-  await declare(s, [{ name: "new", provider: "c1b", search: "oo-moveprov-*", adoptExisting: true }]);
-  await sim.control.resetStats();
-  const up = await s.op("up");
-  expect(up.ok).toBe(true);
-  expect(up.summary).toMatchObject({ create: 2, delete: 2 }); // the rule and the provider, each
-  expect(flat(up.stdout)).toMatch(
-    /HVA rule \S+ was not deleted: another resource of this stack took it over/,
-  );
-  expect((await rules(sim)).filter((r) => r.includes("oo-moveprov-*"))).toEqual([`${C1} oo-moveprov-* true`]);
-  expect(await writes(sim)).toBe(0);
-  expect((await s.op("destroy")).ok).toBe(true);
+  expect(refresh.summary).toEqual({ same: 6 });
+  expect((await s.op("destroy")).summary).toEqual({ delete: 6 });
   expect(await rules(sim)).toEqual(start);
 });
 
@@ -239,26 +238,4 @@ test("a DirectoryUserSettings renamed without aliases: the old one's delete does
   // resource's value: restoring the one from before the stack would have undone it mid-up).
   expect((await s.op("destroy")).ok).toBe(true);
   expect((await sim.control.state()).users.find((u) => u.id === user)!.needsChatOpsWelcome).toBe(flag);
-});
-
-test("a rename with aliases is no duplicate: the engine plans same and nothing is written", async () => {
-  const s = await objectsStack("rename", "native");
-  await declare(s, [{ name: "before", provider: "c1", search: "oo-rename-*" }]);
-  expect((await s.op("up")).ok).toBe(true);
-  const after = await rules(sim);
-  await declare(s, [
-    {
-      name: "after",
-      provider: "c1",
-      search: "oo-rename-*",
-      aliases: [urn("rename", RULE, "before")],
-    },
-  ]);
-  await sim.control.resetStats();
-  const up = await s.op("up");
-  expect(up.ok).toBe(true);
-  expect(up.summary).toMatchObject({ same: 3 });
-  expect(await writes(sim)).toBe(0);
-  expect(await rules(sim)).toEqual(after);
-  expect((await s.op("destroy")).ok).toBe(true);
 });

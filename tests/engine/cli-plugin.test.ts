@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { VERSION } from "pulumi-secops";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { releaseArchive } from "../helpers/pulumi-cli";
+import { cliEnv, exec, programDir, pulumiCli, releaseArchive } from "../helpers/pulumi-cli";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { rules } from "../helpers/sim-counts";
 import { ROOT, built } from "../helpers/spawn";
@@ -31,44 +31,52 @@ afterAll(async () => {
   await sim?.close();
 });
 
-test("pulumi do <token> list: --all, --search, --enabled, --count and the provider's flags, through the List RPC", async () => {
-  const s = await engineStack("do", join(__dirname, "programs", "teams.js"));
-  stacks.push(s);
+// `--search` (with `--all`, and with `--enabled=false`) as the docs write it, the key from
+// SECOPS_API_KEY: cli-docs.test.ts, which runs each of their lines.
+test("pulumi do <token> list: --all, --enabled, --count and the provider's flags, through the List RPC", async () => {
+  // A folder of its own (`pulumi do` needs no project or stack).
+  const p = programDir("do");
+  const env = { ...process.env, ...cliEnv(p.backend) };
   const { rules: live } = await sim.control.state();
   const acme = live.filter((r) => r.teamId === "team-acme");
   /** `pulumi do <token> list` with the plugin's path and the provider's settings as flags. */
   const doList = (token: string, args: string[], key = sim.apiKeys.admin) =>
-    s.cli([
-      "do",
-      `secops:index:${token}`,
-      "list",
-      "--package",
-      PLUGIN,
-      ...args,
-      "--secops:api-key",
-      key,
-      "--secops:base-url",
-      sim.url,
-    ]);
-  const all = await doList("HvaAutomationRule", ["--all"]);
-  expect(all.stderr).toBe("");
-  expect(ids(all.stdout)).toEqual(acme.map((r) => String(r.id)).sort());
-  const dc = acme.filter((r) => String(r.search).startsWith("dc-"));
-  expect(dc.length).toBeGreaterThan(0);
-  expect(ids((await doList("HvaAutomationRule", ["--all", "--search", "dc-*"])).stdout)).toEqual(
-    dc.map((r) => String(r.id)).sort(),
-  );
-  expect(ids((await doList("HvaAutomationRule", ["--all", "--enabled=false"])).stdout)).toEqual(
-    acme
-      .filter((r) => r.enabled === false)
-      .map((r) => String(r.id))
-      .sort(),
-  );
-  expect(JSON.parse((await doList("DirectoryUserSettings", ["--count", "2"])).stdout)).toHaveLength(2);
-  // A key the API refuses: the call fails with its own message, never an empty list.
-  const refused = await doList("HvaAutomationRule", ["--all"], "simkey_refused_0000000000000000");
-  expect(refused.code).not.toBe(0);
-  expect(refused.stdout + refused.stderr).toContain("401");
+    exec(
+      join(pulumiCli().bin, "pulumi"),
+      [
+        "do",
+        `secops:index:${token}`,
+        "list",
+        "--package",
+        PLUGIN,
+        ...args,
+        "--secops:api-key",
+        key,
+        "--secops:base-url",
+        sim.url,
+      ],
+      p.dir,
+      env,
+    );
+  try {
+    const all = await doList("HvaAutomationRule", ["--all"]);
+    expect(all.stderr).toBe("");
+    expect(ids(all.stdout)).toEqual(acme.map((r) => String(r.id)).sort());
+    // The seed's disabled rules: a listing that is not empty (the docs' `--search 'dc-*'
+    // --enabled=false` finds none).
+    const disabled = acme.filter((r) => r.enabled === false).map((r) => String(r.id));
+    expect(disabled.length).toBeGreaterThan(0);
+    expect(ids((await doList("HvaAutomationRule", ["--all", "--enabled=false"])).stdout)).toEqual(
+      disabled.sort(),
+    );
+    expect(JSON.parse((await doList("DirectoryUserSettings", ["--count", "2"])).stdout)).toHaveLength(2);
+    // A key the API refuses: the call fails with its own message, never an empty list.
+    const refused = await doList("HvaAutomationRule", ["--all"], "simkey_refused_0000000000000000");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain("401");
+  } finally {
+    p.remove();
+  }
 });
 
 test("pulumi plugin install --file <release archive>; then pulumi do and a program find the installed plugin", async () => {
@@ -77,10 +85,7 @@ test("pulumi plugin install --file <release archive>; then pulumi do and a progr
   stacks.push(s);
   const install = await s.cli(["plugin", "install", "resource", "secops", VERSION, "--file", archive]);
   expect(install.code).toBe(0);
-  const listed = await s.cli(["plugin", "ls", "--json"]);
-  expect(JSON.parse(listed.stdout)).toEqual(
-    expect.arrayContaining([expect.objectContaining({ name: "secops", kind: "resource", version: VERSION })]),
-  );
+  // `pulumi plugin ls` then shows it: cli-docs.test.ts. Here, what finds it: pulumi do, a program.
   const listing = await s.cli([
     "do",
     "secops:index:HvaAutomationRule",
