@@ -25,7 +25,7 @@ const said = (r: OpResult) => `${r.message ?? ""}\n${r.stdout}\n${r.stderr}`;
 const times = (text: string, part: string) => text.split(part).length - 1;
 
 type Teams = Record<string, { rules: string[]; baseUrl?: string; apiKey?: string }>;
-/** A stack of programs/teams.js with these teams (keys set with `pulumi config set --secret`). */
+/** A stack of programs/teams.js with these teams (keys set as secrets). */
 async function teamsStack(name: string, teams: Teams): Promise<EngineStack> {
   const s = await engineStack(name, join(PROGRAMS, "teams.js"));
   stacks.push(s);

@@ -22,7 +22,7 @@ let s: EngineStack;
 beforeAll(async () => {
   sim = await createSimulator({ seed: 402 });
   s = await engineStack("multi-team", join(ROOT, "examples", "multi-team", "index.ts"));
-  // As the example's README says: the keys with `pulumi config set --secret`.
+  // As the example's README says: the keys as secrets (`pulumi config set-all --secret`).
   await s.config("baseUrl", sim.url);
   await s.config("client1ApiKey", sim.apiKeys.client1Admin, true);
   await s.config("client2ApiKey", sim.apiKeys.client2Admin, true);

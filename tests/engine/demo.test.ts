@@ -1,4 +1,4 @@
-/** `npm run demo` (the main job) exits 0 and reports each step it checked. */
+/** `npm run demo` (the main job) and `npm run demo:native` exit 0 and report each step they checked. */
 import { join } from "node:path";
 import { RIG, ROOT, built, run } from "../helpers/spawn";
 
@@ -15,6 +15,21 @@ test("npm run demo walks preview, up, drift, refresh, repair and destroy", async
   );
   expect(r.stdout).toContain(
     " ~  secops:HvaAutomationRule  domain-controllers  update [enabled: false → true]",
+  );
+  expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
+}, 120_000);
+
+test("npm run demo:native walks preview, up, import, drift, refresh, repair and destroy for two teams", async () => {
+  built("plugin/pulumi-resource-secops.js");
+  const r = await run(join(ROOT, "scripts/demo-native.js"), []);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const checks = r.stdout.split("\n").filter((l) => /^\s+(ok|NOT OK):/.test(l));
+  expect(checks).toHaveLength(8);
+  expect(checks.every((l) => l.trim().startsWith("ok:"))).toBe(true);
+  expect(r.stdout).toContain(" =  secops:index:HvaAutomationRule  client2-legacy  import");
+  expect(r.stdout).toContain(
+    " ~  secops:index:HvaAutomationRule  client1-domain-controllers  drifted [enabled: true → false]",
   );
   expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
 }, 120_000);

@@ -102,7 +102,12 @@ if (process.argv[2] === "--serve") {
   let queue = Promise.resolve();
   createInterface({ input: process.stdin })
     .on("line", (line) => {
-      queue = queue.then(async () => results.write(`${JSON.stringify(await operate(JSON.parse(line)))}\n`));
+      queue = queue
+        .then(async () => JSON.stringify(await operate(JSON.parse(line))))
+        .catch((e) =>
+          JSON.stringify({ ok: false, message: `automation-driver: ${e.message}`, stdout: "", stderr: "" }),
+        )
+        .then((result) => results.write(`${result}\n`));
     })
     .on("close", () => queue.then(() => results.end(() => process.exit(0))));
 } else {

@@ -65,21 +65,24 @@ function servingDriver(env: NodeJS.ProcessEnv): { send(request: object): Promise
   let stderr = "";
   child.stderr?.on("data", (c) => (stderr += c));
   const waiting: Array<{ resolve(r: OpResult): void; reject(e: Error): void }> = [];
+  let ended: Error | undefined;
   createInterface({ input: child.stdio[3] as Readable }).on("line", (line) =>
     waiting.shift()?.resolve(JSON.parse(line) as OpResult),
   );
   child.on("close", (code, signal) => {
-    for (const w of waiting.splice(0))
-      w.reject(
-        new Error(`the automation driver ended (${signal ?? `exit ${code}`}) before answering: ${stderr}`),
-      );
+    ended = new Error(
+      `the automation driver ended (${signal ?? `exit ${code}`}) before answering: ${stderr}`,
+    );
+    for (const w of waiting.splice(0)) w.reject(ended);
   });
+  child.stdin?.on("error", () => undefined); // a write after the end: `close` answers the request
   // Neither the process nor its pipes keep a test file's worker alive; the driver ends with its stdin.
   child.unref();
   for (const stream of [child.stdin, child.stderr, child.stdio[3]]) (stream as Socket | null)?.unref();
   return {
     send: (request) =>
       new Promise<OpResult>((resolve, reject) => {
+        if (ended) return reject(ended);
         waiting.push({ resolve, reject });
         child.stdin?.write(`${JSON.stringify(request)}\n`);
       }),
@@ -108,18 +111,36 @@ export async function engineStack(
   const run = (args: string[]) => exec(join(cli.bin, "pulumi"), args, p.dir, { ...process.env, ...env });
   // `config` values wait here and go to the CLI in one `pulumi config set-all` before the next command.
   const pending: string[] = [];
-  const flush = async () => {
-    if (pending.length === 0) return;
-    const args = pending.splice(0);
+  let written: Promise<void> = Promise.resolve();
+  const send = async (args: string[]) => {
     const r = await run(["config", "set-all", ...args, "--stack", "dev", "--non-interactive"]);
     const keys = args.filter((_, i) => i % 2 === 1).map((kv) => kv.slice(0, kv.indexOf("=")));
     if (r.code !== 0) throw new Error(`pulumi config set-all (${keys.join(", ")}) failed: ${r.stderr}`);
   };
+  // Each command waits for the values set before it, even while an earlier command's are being written.
+  const flush = () => {
+    if (pending.length > 0) {
+      const args = pending.splice(0);
+      written = written.then(() => send(args));
+    }
+    return written;
+  };
   let driver: ReturnType<typeof servingDriver> | undefined;
   const op: EngineStack["op"] = async (name, options = {}) => {
     await flush();
-    driver ??= servingDriver({ ...process.env, ...env });
-    return driver.send({ project, workDir: p.dir, program: file, op: name, options, cli: cli.bin, env });
+    const serving = (driver ??= servingDriver({ ...process.env, ...env }));
+    const request = { project, workDir: p.dir, program: file, op: name, options, cli: cli.bin, env };
+    const result = await serving.send(request).catch((e: Error) => {
+      driver = undefined;
+      throw e;
+    });
+    // A failed operation's program may leave calls that fail later: the next operation gets a driver
+    // of its own, as each operation had its own process before.
+    if (!result.ok) {
+      serving.stop();
+      driver = undefined;
+    }
+    return result;
   };
   const pulumi = async (args: string[]) => {
     await flush();

@@ -1,6 +1,6 @@
 /**
  * The offline runner with native programs: the plugin spawned per provider instance, `import`, the
- * import option, strict-spec warnings as on the dynamic path, and `npm run demo:native`.
+ * import option, and strict-spec warnings as on the dynamic path.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as native from "pulumi-secops/native";
 import { LifecycleRunner, StepFailedError, stepsOf } from "..";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { ROOT, built, run } from "../../helpers/spawn";
+import { built } from "../../helpers/spawn";
 
 built("native/plugin/main.js");
 const HVA = "secops:index:HvaAutomationRule";
@@ -126,20 +126,6 @@ test("strict-spec: a native refresh warns with the same words as the dynamic pat
     await strict.close();
   }
 });
-
-test("npm run demo:native walks preview, up, import, drift, refresh, repair and destroy for two teams", async () => {
-  const r = await run(join(ROOT, "scripts/demo-native.js"), []);
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  const checks = r.stdout.split("\n").filter((l) => /^\s+(ok|NOT OK):/.test(l));
-  expect(checks).toHaveLength(8);
-  expect(checks.every((l) => l.trim().startsWith("ok:"))).toBe(true);
-  expect(r.stdout).toContain(" =  secops:index:HvaAutomationRule  client2-legacy  import");
-  expect(r.stdout).toContain(
-    " ~  secops:index:HvaAutomationRule  client1-domain-controllers  drifted [enabled: true → false]",
-  );
-  expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
-}, 120_000);
 
 test("issue 19.6: a replace whose old delete fails keeps the old rule in state and deletes it on the next up", async () => {
   let search = "replace-old-*";
