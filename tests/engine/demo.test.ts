@@ -2,36 +2,34 @@
 import { join } from "node:path";
 import { RIG, ROOT, built, run } from "../helpers/spawn";
 
+/**
+ * Runs a demo script to its end: it exits 0 with nothing on stderr, every one of its `steps` checks
+ * printed "ok", and it ends with the verdict line. Returns what it printed.
+ */
+async function demo(script: string, steps: number): Promise<string> {
+  const r = await run(join(ROOT, "scripts", script), []);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  const checks = r.stdout.split("\n").filter((l) => /^\s+(ok|NOT OK):/.test(l));
+  expect(checks).toHaveLength(steps);
+  expect(checks.every((l) => l.trim().startsWith("ok:"))).toBe(true);
+  expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
+  return r.stdout;
+}
+
 test("npm run demo walks preview, up, drift, refresh, repair and destroy", async () => {
   built("index.js");
-  const r = await run(join(ROOT, "scripts/demo.js"), []);
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  const checks = r.stdout.split("\n").filter((l) => /^\s+(ok|NOT OK):/.test(l));
-  expect(checks).toHaveLength(9);
-  expect(checks.every((l) => l.trim().startsWith("ok:"))).toBe(true);
-  expect(r.stdout).toContain(
-    " ~  secops:HvaAutomationRule  domain-controllers  drifted [enabled: true → false]",
-  );
-  expect(r.stdout).toContain(
-    " ~  secops:HvaAutomationRule  domain-controllers  update [enabled: false → true]",
-  );
-  expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
+  const out = await demo("demo.js", 9);
+  expect(out).toContain(" ~  secops:HvaAutomationRule  domain-controllers  drifted [enabled: true → false]");
+  expect(out).toContain(" ~  secops:HvaAutomationRule  domain-controllers  update [enabled: false → true]");
 }, 120_000);
 
 test("npm run demo:native walks preview, up, import, drift, refresh, repair and destroy for two teams", async () => {
   built("plugin/pulumi-resource-secops.js");
-  const r = await run(join(ROOT, "scripts/demo-native.js"), []);
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  const checks = r.stdout.split("\n").filter((l) => /^\s+(ok|NOT OK):/.test(l));
-  expect(checks).toHaveLength(8);
-  expect(checks.every((l) => l.trim().startsWith("ok:"))).toBe(true);
-  expect(r.stdout).toContain(" =  secops:index:HvaAutomationRule  client2-legacy  import");
-  expect(r.stdout).toContain(
+  const out = await demo("demo-native.js", 8);
+  expect(out).toContain(" =  secops:index:HvaAutomationRule  client2-legacy  import");
+  expect(out).toContain(
     " ~  secops:index:HvaAutomationRule  client1-domain-controllers  drifted [enabled: true → false]",
   );
-  expect(r.stdout).toMatch(/demo passed: every step did what it printed\n$/);
 }, 120_000);
 
 test("the demos' exit code follows the steps: a failed step printed by show() makes the demo exit 1", async () => {
