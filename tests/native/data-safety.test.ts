@@ -8,6 +8,7 @@ import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { SecOpsClient } from "pulumi-secops/client";
 import { proto } from "../../provider/native/plugin/proto";
 import { duplicateRuleReason } from "../../provider/resources/hva-automation-rule";
+import { IntentJournal } from "../../provider/resources/hva-automation-rule/intents";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built } from "../helpers/spawn";
 
@@ -98,7 +99,7 @@ describe("1. settling a pending create never deletes a rule it cannot prove it m
     expect((await live(search)).sort()).toEqual([person, made.id].sort());
   });
 
-  test("with two candidates (its own and another resource's) nothing is deleted and both are named", async () => {
+  test("with two candidates (its own and another resource's) nothing is deleted and both are named; once the other is diffed in the run, only its own is deleted", async () => {
     const search = unique();
     await sim.control.setFaults([
       { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
@@ -112,15 +113,23 @@ describe("1. settling a pending create never deletes a rule it cannot prove it m
     // Another resource of the stack makes the same rule in a later run, and a run after that diffs it
     // (so the journal no longer keeps that create's answer: the engine holds it).
     const other = await (await configured()).create(`${RULE}-other`, inputsOf(search));
-    const next = await configured();
-    await next.diff(other.id, `${RULE}-other`, other.properties, inputsOf(search));
-    await expect(next.delete(err.id, RULE, err.properties)).rejects.toMatchObject({
+    await (await configured()).diff(other.id, `${RULE}-other`, other.properties, inputsOf(search));
+    const team = other.properties.teamId as string;
+    for (let t = 0; t < 500 && new IntentJournal().scan(team, "name", search).made.has(other.id); t++)
+      await new Promise((r) => setTimeout(r, 20));
+    // A destroy (no diffs): the other resource's rule could be the one the pending create made.
+    await expect((await configured()).delete(err.id, RULE, err.properties)).rejects.toMatchObject({
       code: FAILED_PRECONDITION,
       details: expect.stringMatching(
         new RegExp(`2 rules \\((${landed[0]}, ${other.id}|${other.id}, ${landed[0]})\\) could each be`),
       ),
     });
     expect((await live(search)).sort()).toEqual([landed[0], other.id].sort());
+    // An up where the other resource stays: its diff shows it holds its rule, so one candidate is left.
+    const next = await configured();
+    await next.diff(other.id, `${RULE}-other`, other.properties, inputsOf(search));
+    await next.delete(err.id, RULE, err.properties);
+    expect(await live(search)).toEqual([other.id]);
   });
 
   test("a rule another create answered with (not yet diffed) is never a candidate: only its own is deleted", async () => {
@@ -259,6 +268,62 @@ test("4b. two resources of one provider declaring the same rule: the second crea
   expect(await live(search)).toEqual([a.id]);
   await plugin.delete(a.id, RULE, a.properties);
   expect(await live(search)).toEqual([]);
+});
+
+test("4c. a resource checked while another's adoptExisting create lists: the adoption is refused; a rule a staying resource holds is not deleted under another", async () => {
+  // The engine checks resources while creates already run (a CI run at a971dbc: an up refused at
+  // Check left the adopting resource in the state, and the next up's delete of it took the rule).
+  const search = unique();
+  const [dc, copy] = [`${RULE}-dc`, `${RULE}-dc-copy`];
+  const a = await (await configured()).create(dc, inputsOf(search));
+  const run = await configured();
+  await sim.control.resetStats();
+  await sim.control.setFaults([{ kind: "latency", method: "GET", path: RULES, latencyMs: 2_000 }]);
+  const adopting = run.create(copy, { ...inputsOf(search), adoptExisting: true });
+  adopting.catch(() => undefined);
+  for (let t = 0; t < 1250 && (await requests(`GET ${RULES}`)) === 0; t++)
+    await new Promise((r) => setTimeout(r, 20));
+  expect((await run.check(dc, inputsOf(search), inputsOf(search))).failures).toEqual([
+    { property: "search", reason: duplicateRuleReason(copy, "name", search) },
+  ]);
+  await expect(adopting).rejects.toMatchObject({
+    details: `secops: invalid inputs for ${copy}: search: ${duplicateRuleReason(dc, "name", search)}`,
+  });
+  await sim.control.clearFaults();
+  expect(await requests(`PUT ${RULES}`)).toBe(0);
+  expect(await live(search)).toEqual([a.id]);
+
+  // A state that holds the rule twice (from before this fix): the next run keeps dc and drops copy.
+  const next = await configured();
+  expect((await next.diff(a.id, dc, a.properties, inputsOf(search))).changes).toBe(false);
+  engine.logs.length = 0;
+  await next.delete(a.id, copy, a.properties);
+  expect(await live(search)).toEqual([a.id]);
+  for (let i = 0; i < 50 && engine.logs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(engine.logs).toContainEqual(
+    expect.objectContaining({
+      severity: "WARNING",
+      message: `secops: HVA rule ${a.id} was not deleted: ${dc} of this stack holds it; only this resource left the stack`,
+    }),
+  );
+  await next.delete(a.id, dc, a.properties);
+  expect(await live(search)).toEqual([]);
+});
+
+test("4d. a directory user a staying resource holds: another resource leaving the stack restores none of its flags", async () => {
+  const user = "du-team-acme-005";
+  const [kept, left] = [`${USER}-kept`, `${USER}-left`];
+  const inputs = { directoryUserId: user, needsChatOpsWelcome: true, restoreOnDelete: true };
+  const made = await (await configured()).create(left, inputs);
+  expect(made.properties.restoreOnDelete).toBe(true);
+  // A state that holds the user twice: the next run diffs the one that stays, then deletes the other.
+  const next = await configured();
+  await next.diff(made.id, kept, made.properties, inputs);
+  const before = (await sim.control.state()).users.find((u) => u.id === user);
+  await sim.control.resetStats();
+  await next.delete(made.id, left, made.properties);
+  expect(await requests("PATCH /v1/directory/{id}")).toBe(0);
+  expect((await sim.control.state()).users.find((u) => u.id === user)).toEqual(before);
 });
 
 test("5. a plugin killed with creates in flight: the next run adopts what landed, sets enabled, makes no duplicate", async () => {

@@ -10,6 +10,7 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
 import { diffResponse, propertyChanges } from "./diff";
 import { RpcFailure } from "./errors";
+import { ErrorCodes, isSecOpsError } from "../../client/errors";
 import { addFailures, fromStruct, proto, toStruct } from "./proto";
 import type { ResourceImplementation } from "../../resources/framework/context";
 import { outputOnlyGiven } from "../../resources/framework/definition";
@@ -86,15 +87,15 @@ export async function create(
   const res = new (proto().provider.CreateResponse)();
   if (req.getPreview()) return res.setProperties(sealed(previewOutputs(resource, values, {}), secrets));
   // The engine may send Create without Check (e.g. an import of a changed program): check again.
+  const invalid = (problems: string) =>
+    new RpcFailure("INVALID_ARGUMENT", `secops: invalid inputs for ${req.getUrn()}: ${problems}`);
   const { failures } = await checkFailures(resource, impl, {}, values);
-  if (failures.length)
-    throw new RpcFailure(
-      "INVALID_ARGUMENT",
-      `secops: invalid inputs for ${req.getUrn()}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
-    );
+  if (failures.length) throw invalid(failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
   const made = await instance
     .guard(() => impl.create(values))
     .catch((err: unknown) => {
+      // Refused while it ran (another resource declared the same object meanwhile): as Check says it.
+      if (isSecOpsError(err, ErrorCodes.INVALID_INPUT)) throw invalid(err.message);
       // A half-finished create reports what it made: keep its secrets secret too.
       const partial = err as { properties?: Bag };
       if (partial && typeof partial.properties === "object")

@@ -89,8 +89,9 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   /** Which resource manages which user in this run. */
   readonly #declared = new Declarations();
   /**
-   * Users a create or an import took over in this run, with that resource's URN where known: another
-   * resource leaving the stack does not restore their flags (see HvaAutomationRuleImpl's #takenOver).
+   * Users a create or an import took over, or a diff showed held, in this run, with that resource's URN
+   * where known: another resource leaving the stack does not restore their flags (see
+   * HvaAutomationRuleImpl's #takenOver).
    */
   readonly #imported = new Map<string, string | undefined>();
 
@@ -117,6 +118,9 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     news: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
     await sameTeamIfKnown(this.ctx, olds?.teamId, `directory user ${id}`);
+    // A resource that stays in the stack holds the user: another one leaving it restores nothing.
+    const urn = this.ctx.urn?.();
+    if (urn && !isPendingId(id)) this.#imported.set(id, urn);
     const diff = diffInputs(definition, olds, news);
     // The old user is restored (if asked) before the new one is taken over.
     if (diff.replaces.length) return { ...diff, deleteBeforeReplace: true };
@@ -136,9 +140,13 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   async create(
     inputs: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.CreateResult<DirectoryUserSettingsOutputs>> {
-    const other = this.#declared.contender(inputs.directoryUserId, this.ctx.urn?.());
-    if (other)
-      throw new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId));
+    // Asked again before the PATCH: the engine checks resources while creates already run.
+    const alone = () => {
+      const other = this.#declared.contender(inputs.directoryUserId, this.ctx.urn?.());
+      if (other)
+        throw new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId));
+    };
+    alone();
     // Every create takes the user's flags over: a resource leaving the stack in this run (renamed
     // without aliases, or the user moved) must not restore them afterwards (see delete). Where the
     // front-end does not tell the URN (the dynamic host's create) the two cannot be told apart.
@@ -155,6 +163,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
       );
     }
     const previousValues = Object.fromEntries(flags.map((f) => [f, before ? (before[f] ?? null) : null]));
+    alone();
     const user = await patch(client, inputs.directoryUserId, pick(inputs, flags));
     return { id: user.id, outs: outputs(user, previousValues, inputs.restoreOnDelete) };
   }

@@ -40,6 +40,12 @@ export interface CreateContext {
   warn: ResourceContext["warn"];
   /** The URN of the resource being created, when the front-end knows it. */
   urn: string | undefined;
+  /**
+   * Throws when another resource of the provider has declared the same rule since the create began:
+   * the engine checks resources while creates already run, so it is asked again before adopting or
+   * writing.
+   */
+  alone(): void;
 }
 
 /**
@@ -62,10 +68,12 @@ export async function createRule(
   const before = rule ? undefined : await rulesBefore(() => listed, inputs);
   if (!rule && inputs.adoptExisting) {
     const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
+    c.alone();
     rule = rules.find((r) => identical(r, inputs, claimed));
     if (rule) c.adopted.add(rule.id, team);
   }
   if (!rule) {
+    c.alone();
     const at = new Date().toISOString();
     // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
     const { field, search } = inputs;

@@ -65,7 +65,10 @@ export const duplicateRuleReason = (other: string, field: string, search: string
  */
 export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInputs, HvaRuleOutputs> {
   readonly #listCache = new RuleListCache();
-  /** Rules this instance created or adopted, so two resources never claim one rule. */
+  /**
+   * Rules this instance created or adopted, or that a resource showed it holds (a diff, an update or a
+   * refresh of its id), so two resources never claim one rule.
+   */
   readonly #claimed = new Set<string>();
   /**
    * Rules a create adopted or an import read in this run, with the URN of the resource that took each
@@ -73,6 +76,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
    * provider afresh for each run, and in one run a resource never deletes the rule it took over.
    */
   readonly #takenOver = new Map<string, string | undefined>();
+  /**
+   * The resources (by URN, where the front-end tells it) that showed in this run that they stay in the
+   * stack holding a rule: a diff or an update of its id. A rule one of them holds is never adopted or
+   * deleted under another resource.
+   */
+  readonly #holders = new Map<string, Set<string>>();
   /** Which resource declares which rule (field and search) in this run. */
   readonly #declared = new Declarations();
   /** Creates of the same rule (field and search) run one at a time. */
@@ -80,6 +89,20 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   readonly #lists = new WeakMap<SecOpsClient, FreshLoad<HvaRule[]>>();
 
   constructor(private readonly ctx: ResourceContext) {}
+
+  /** Records that the resource being served holds rule `id` (see #holders). */
+  #holds(id: string): void {
+    if (isPendingId(id)) return;
+    this.#claimed.add(id);
+    const urn = this.ctx.urn?.();
+    if (urn) this.#holders.set(id, (this.#holders.get(id) ?? new Set<string>()).add(urn));
+  }
+
+  /** Another resource that holds rule `id` in this run, when the front-end tells URNs apart. */
+  #heldElsewhere(id: string): string | undefined {
+    const urn = this.ctx.urn?.();
+    return urn ? [...(this.#holders.get(id) ?? [])].find((u) => u !== urn) : undefined;
+  }
 
   /** Checks the inputs; a second resource of this provider declaring the same rule is refused. */
   async check(
@@ -101,6 +124,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
     await sameTeamIfKnown(this.ctx, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
+    this.#holds(id);
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
     return diffInputs(definition, olds, news);
@@ -118,10 +142,14 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
         intentJournal().markTakenOver(team, id);
       },
     };
-    const c = { client, claimed: this.#claimed, adopted, lists, warn, urn };
     const key = ruleKey(inputs.field, inputs.search);
-    const other = this.#declared.contender(key, urn);
-    if (other) throw new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search));
+    const alone = () => {
+      const other = this.#declared.contender(key, urn);
+      if (other)
+        throw new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search));
+    };
+    alone();
+    const c = { client, claimed: this.#claimed, adopted, lists, warn, urn, alone };
     const made = await this.#creating
       .run(key, () =>
         writing(
@@ -142,7 +170,9 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     held(props?.teamId, id, props);
-    if (!props) {
+    if (props) {
+      if (!isPendingId(id)) this.#claimed.add(id); // not #holds: a refresh before a destroy reads it too
+    } else {
       // An import: see #takenOver (and, for another provider's process, the journal's mark).
       this.#takenOver.set(id, this.ctx.urn?.());
       intentJournal().markTakenOver(await teamOf(client), id);
@@ -177,6 +207,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
+    this.#holds(id);
     const cache = { lists: this.#listCache, client };
     return writing(
       cache,
@@ -228,6 +259,14 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       this.ctx.warn(
         `hva-kept-${id}`,
         `secops: HVA rule ${id} was not deleted: another resource of this stack took it over in this run (adoptExisting or import) and holds it now; only this resource left the stack`,
+      );
+      return false;
+    }
+    const holder = this.#heldElsewhere(id);
+    if (holder) {
+      this.ctx.warn(
+        `hva-kept-${id}`,
+        `secops: HVA rule ${id} was not deleted: ${holder} of this stack holds it; only this resource left the stack`,
       );
       return false;
     }
