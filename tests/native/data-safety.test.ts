@@ -11,6 +11,7 @@ import { duplicateRuleReason } from "../../provider/resources/hva-automation-rul
 import { IntentJournal } from "../../provider/resources/hva-automation-rule/intents";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built } from "../helpers/spawn";
+import { writes } from "../helpers/sim-counts";
 
 built("native/plugin/main.js");
 const RULE = "urn:pulumi:dev::safety::secops:index:HvaAutomationRule::r";
@@ -310,7 +311,21 @@ test("4c. a resource checked while another's adoptExisting create lists: the ado
   expect(await live(search)).toEqual([]);
 });
 
-test("4d. a directory user a staying resource holds: another resource leaving the stack restores none of its flags", async () => {
+test("4d. an up --refresh: the refresh claims nothing, so adoptExisting takes over the rule of a resource leaving the stack, which keeps it", async () => {
+  const search = unique();
+  const [old, adopter] = [`${RULE}-old`, `${RULE}-new`];
+  const a = await (await configured()).create(old, inputsOf(search));
+  const run = await configured();
+  await run.read(a.id, old, a.properties, inputsOf(search));
+  await sim.control.resetStats();
+  const b = await run.create(adopter, { ...inputsOf(search), adoptExisting: true });
+  expect(b.id).toBe(a.id);
+  await run.delete(a.id, old, a.properties);
+  expect(await writes(sim)).toBe(0);
+  expect(await live(search)).toEqual([a.id]);
+});
+
+test("4e. a directory user a staying resource holds: another resource leaving the stack restores none of its flags", async () => {
   const user = "du-team-acme-005";
   const [kept, left] = [`${USER}-kept`, `${USER}-left`];
   const inputs = { directoryUserId: user, needsChatOpsWelcome: true, restoreOnDelete: true };

@@ -66,8 +66,8 @@ export const duplicateRuleReason = (other: string, field: string, search: string
 export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInputs, HvaRuleOutputs> {
   readonly #listCache = new RuleListCache();
   /**
-   * Rules this instance created or adopted, or that a resource showed it holds (a diff, an update or a
-   * refresh of its id), so two resources never claim one rule.
+   * Rules this instance created or adopted, or that a resource staying in the stack showed it holds (a
+   * diff or an update of its id), so two resources never claim one rule.
    */
   readonly #claimed = new Set<string>();
   /**
@@ -170,9 +170,9 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     held(props?.teamId, id, props);
-    if (props) {
-      if (!isPendingId(id)) this.#claimed.add(id); // not #holds: a refresh before a destroy reads it too
-    } else {
+    // A refresh claims nothing: the resource read may be leaving the stack (`up --refresh`), and a
+    // resource arriving with adoptExisting may take its rule over.
+    if (!props) {
       // An import: see #takenOver (and, for another provider's process, the journal's mark).
       this.#takenOver.set(id, this.ctx.urn?.());
       intentJournal().markTakenOver(await teamOf(client), id);
