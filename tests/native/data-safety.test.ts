@@ -118,6 +118,7 @@ describe("1. settling a pending create never deletes a rule it cannot prove it m
     const team = other.properties.teamId as string;
     for (let t = 0; t < 500 && new IntentJournal().scan(team, "name", search).made.has(other.id); t++)
       await new Promise((r) => setTimeout(r, 20));
+    expect(new IntentJournal().scan(team, "name", search).made.has(other.id)).toBe(false);
     // A destroy (no diffs): the other resource's rule could be the one the pending create made.
     await expect((await configured()).delete(err.id, RULE, err.properties)).rejects.toMatchObject({
       code: FAILED_PRECONDITION,
@@ -294,7 +295,8 @@ test("4c. a resource checked while another's adoptExisting create lists: the ado
   expect(await requests(`PUT ${RULES}`)).toBe(0);
   expect(await live(search)).toEqual([a.id]);
 
-  // A state that holds the rule twice (from before this fix): the next run keeps dc and drops copy.
+  // A state that holds the rule twice (an adoption that finished before the holder was checked: the
+  // check above narrows that window, it cannot close it): the next run keeps dc and drops copy.
   const next = await configured();
   expect((await next.diff(a.id, dc, a.properties, inputsOf(search))).changes).toBe(false);
   engine.logs.length = 0;
@@ -304,7 +306,7 @@ test("4c. a resource checked while another's adoptExisting create lists: the ado
   expect(engine.logs).toContainEqual(
     expect.objectContaining({
       severity: "WARNING",
-      message: `secops: HVA rule ${a.id} was not deleted: ${dc} of this stack holds it; only this resource left the stack`,
+      message: `secops: HVA rule ${a.id} was not deleted: ${dc} of this stack holds it; this resource no longer does`,
     }),
   );
   await next.delete(a.id, dc, a.properties);
@@ -323,6 +325,30 @@ test("4d. an up --refresh: the refresh claims nothing, so adoptExisting takes ov
   await run.delete(a.id, old, a.properties);
   expect(await writes(sim)).toBe(0);
   expect(await live(search)).toEqual([a.id]);
+});
+
+test("4f. a resource replaced for a new search lets its rule go: a new resource adopts it, the old delete keeps it; a forced replace keeps it from its own replacement", async () => {
+  const [search, next] = [unique(), unique()];
+  const [a, b] = [`${RULE}-a`, `${RULE}-b`];
+  const made = await (await configured()).create(a, inputsOf(search));
+  const run = await configured();
+  expect((await run.diff(made.id, a, made.properties, inputsOf(next))).replaces).toEqual(["search"]);
+  const adopted = await run.create(b, { ...inputsOf(search), adoptExisting: true });
+  expect(adopted.id).toBe(made.id);
+  const moved = await run.create(a, inputsOf(next));
+  await run.delete(made.id, a, made.properties);
+  expect(await live(search)).toEqual([made.id]);
+  expect(await live(next)).toEqual([moved.id]);
+  await run.close(); // the run ends: its adoption's mark in the journal goes with its process
+  // A replace the engine forces (--target-replace): the diff shows no change, so the rule stays held
+  // and the replacement, adoptExisting or not, makes its own before the old one is deleted.
+  const forced = await configured();
+  const inputs = { ...inputsOf(search), adoptExisting: true };
+  expect((await forced.diff(adopted.id, b, adopted.properties, inputs)).changes).toBe(false);
+  const replacement = await forced.create(b, inputs);
+  expect(replacement.id).not.toBe(made.id);
+  await forced.delete(made.id, b, adopted.properties);
+  expect(await live(search)).toEqual([replacement.id]);
 });
 
 test("4e. a directory user a staying resource holds: another resource leaving the stack restores none of its flags", async () => {

@@ -118,12 +118,13 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     news: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.DiffResult> {
     await sameTeamIfKnown(this.ctx, olds?.teamId, `directory user ${id}`);
-    // A resource that stays in the stack holds the user: another one leaving it restores nothing.
-    const urn = this.ctx.urn?.();
-    if (urn && !isPendingId(id)) this.#imported.set(id, urn);
     const diff = diffInputs(definition, olds, news);
     // The old user is restored (if asked) before the new one is taken over.
     if (diff.replaces.length) return { ...diff, deleteBeforeReplace: true };
+    // A resource that keeps its user holds it: another one leaving the stack restores nothing (a
+    // create that took the user over in this run keeps the mark).
+    const urn = this.ctx.urn?.();
+    if (urn && !isPendingId(id) && !this.#imported.has(id)) this.#imported.set(id, urn);
     // A flag no longer set is no longer managed: a change too (the values to restore shrink).
     const now = managed(news).sort().join();
     return {

@@ -124,10 +124,13 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
     await sameTeamIfKnown(this.ctx, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
-    this.#holds(id);
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
-    return diffInputs(definition, olds, news);
+    const diff = diffInputs(definition, olds, news);
+    // A resource replaced for its inputs lets its rule go; one that keeps it (or that the engine
+    // replaces on its own, as --target-replace does) holds it: not even its replacement adopts it.
+    if (diff.replaces.length === 0) this.#holds(id);
+    return diff;
   }
 
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
@@ -266,7 +269,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     if (holder) {
       this.ctx.warn(
         `hva-kept-${id}`,
-        `secops: HVA rule ${id} was not deleted: ${holder} of this stack holds it; only this resource left the stack`,
+        `secops: HVA rule ${id} was not deleted: ${holder} of this stack holds it; this resource no longer does`,
       );
       return false;
     }
