@@ -22,6 +22,20 @@ export function oneOf(flags: string, what: string, allowed: readonly string[]): 
 }
 
 /** A `true` or `false` option value, named in the error. */
+/** A non-negative whole number option, named in the error. */
+export const count = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
+  return n;
+};
+
+/** `command` and every command under it hand their exits to the caller as errors. */
+export function exitOverridden(command: Command): Command {
+  command.exitOverride();
+  command.commands.forEach(exitOverridden);
+  return command;
+}
+
 export const bool = (name: string) => (v: string) => {
   if (v !== "true" && v !== "false") throw new InvalidArgumentError(`${name} must be true or false`);
   return v === "true";

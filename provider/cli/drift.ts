@@ -6,22 +6,15 @@
  * left unchecked), 1 error, 2 usage.
  */
 import { writeFile } from "node:fs/promises";
-import { InvalidArgumentError, Option, type Command } from "commander";
+import { Option, type Command } from "commander";
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat } from "../drift/format";
 import { readIgnore } from "../drift/ignore";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
 import { DriftInputError, readManaged } from "../drift/state";
-import { UsageError, baseUrlOf, collect, example, keyFrom } from "./common";
+import { UsageError, baseUrlOf, collect, count, example, keyFrom } from "./common";
 import { checkOutFile } from "./out-file";
-
-/** A non-negative whole number option, named in the error. */
-const count = (name: string) => (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
-  return n;
-};
 
 /** The command's result, for an exit code other than 0 without an error message. */
 export class ExitStatus extends Error {

@@ -4,20 +4,11 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { createSimulator, parseFaultSpec, type SimulatorOptions } from "../simulator";
 import { teams } from "../simulator/seed";
 import { VERSION } from "../version";
-import { UsageError, example } from "./common";
+import { UsageError, count, example, exitOverridden } from "./common";
 import { ctlCommand } from "./sim-ctl";
 
 /** Set when the command started a simulator (it then serves until stopped). */
 let serving = false;
-
-function int(name: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0)
-      throw new InvalidArgumentError(`${name} must be a non-negative integer`);
-    return n;
-  };
-}
 
 /** A team of the seed, named in the error. */
 function team(v: string) {
@@ -47,18 +38,23 @@ export function simCommand(name = "secops-sim"): Command {
       .version(VERSION)
       // Options after `ctl` are its own (`ctl users --json` is not the simulator's --json).
       .enablePositionalOptions()
-      .option("-p, --port <port>", "port to listen on (0 picks a free one)", int("port"), 0)
+      .option("-p, --port <port>", "port to listen on (0 picks a free one)", count("port"), 0)
       .option("--host <host>", "interface to listen on", "127.0.0.1")
       .option("--strict-spec", "answer routes the spec does not show as unknown, ignore hidden names", false)
-      .option("--seed <n>", "seed of the generated data and fault draws", int("seed"), 1)
+      .option("--seed <n>", "seed of the generated data and fault draws", count("seed"), 1)
       .option("--state <file>", "persist changes to this JSON file and load it on start")
       .option("--faults <spec>", "faults, e.g. '429:0.1@PUT /endpoint,reset:0.05' or a JSON array", faults)
-      .option("--big-case <n>", "add case 'case-big' with n detections", int("big-case"))
-      .option("--csv-rows <n>", "make the CSV export at least n rows long", int("csv-rows"))
-      .option("--page-base <n>", "number of the first page of threat indicators: 0 or 1", int("page-base"), 1)
-      .option("--max-page-size <n>", "largest page of threat indicators served", int("max-page-size"), 500)
-      .option("--rules <n>", "a big tenant: n rules made by hand in --team (bulk-1-*, ...)", int("rules"))
-      .option("--users <n>", "a big tenant: n more directory users in --team", int("users"))
+      .option("--big-case <n>", "add case 'case-big' with n detections", count("big-case"))
+      .option("--csv-rows <n>", "make the CSV export at least n rows long", count("csv-rows"))
+      .option(
+        "--page-base <n>",
+        "number of the first page of threat indicators: 0 or 1",
+        count("page-base"),
+        1,
+      )
+      .option("--max-page-size <n>", "largest page of threat indicators served", count("max-page-size"), 500)
+      .option("--rules <n>", "a big tenant: n rules made by hand in --team (bulk-1-*, ...)", count("rules"))
+      .option("--users <n>", "a big tenant: n more directory users in --team", count("users"))
       .option("--team <team>", "the team --rules and --users fill", team, "team-acme")
       .option("--control-token <token>", "fixed control token (default: random)")
       .option("--json", "print the connection details as one JSON line", false)
@@ -112,8 +108,7 @@ async function serve({ state, json, ...o }: SimOptions): Promise<void> {
  */
 export async function simMain(argv: string[], name = "secops-sim"): Promise<number | undefined> {
   const command = simCommand(name);
-  const override = (c: Command) => void c.exitOverride().commands.forEach(override);
-  override(command);
+  exitOverridden(command);
   try {
     await command.parseAsync(argv);
     return serving ? undefined : 0;

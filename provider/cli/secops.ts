@@ -21,7 +21,17 @@ import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
 import { hvaRuleCommands } from "./hva-rules";
-import { UsageError, cliMessage, client, collect, example, json, oneOf, usage } from "./common";
+import {
+  UsageError,
+  cliMessage,
+  client,
+  collect,
+  example,
+  exitOverridden,
+  json,
+  oneOf,
+  usage,
+} from "./common";
 import { simCommand, simMain } from "./secops-sim";
 import { checkOutFile } from "./out-file";
 import { usersCommand } from "./users";
@@ -88,13 +98,6 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
   // A command added whole inherits nothing from the root: its exits are turned over here.
   root.addCommand(exitOverridden(simCommand("sim")));
   return root;
-}
-
-/** `command` and every command under it hand their exits to main() as errors. */
-function exitOverridden(command: Command): Command {
-  command.exitOverride();
-  command.commands.forEach(exitOverridden);
-  return command;
 }
 
 /** `secops whoami`. */

@@ -59,12 +59,17 @@ const KNOWN_OPTIONS = [
 function rejectUnknown(options: object): void {
   for (const key of Object.keys(options)) {
     if ((KNOWN_OPTIONS as readonly string[]).includes(key)) continue;
-    const near = closest(key, KNOWN_OPTIONS);
     throw new SecOpsConfigError(
-      `${key} is not an option of SecOpsClient${near ? `; did you mean ${near}?` : ""}`,
+      `${key} is not an option of SecOpsClient${didYouMean(key, KNOWN_OPTIONS)}`,
       key,
     );
   }
+}
+
+/** `; did you mean <the closest known name>?`, or "" when none is close. */
+export function didYouMean(name: string, known: readonly string[]): string {
+  const near = closest(name, known);
+  return near ? `; did you mean ${near}?` : "";
 }
 
 /** The known name closest to `name` (edit distance at most 3 or a shared prefix), if any. */

@@ -64,7 +64,10 @@ export function backoffMs(
   return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 }
 
-/** Resolves after `ms` milliseconds. */
+/**
+ * Resolves after `ms` milliseconds, on the global `setTimeout` (not `node:timers/promises`): the tests
+ * of Retry-After run it on jest's fake timers and make it fire early.
+ */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -5,18 +5,16 @@
  */
 import { LISTS, isClean, type DriftReport, type TeamDrift } from "./report";
 import { resourceOf } from "../resources/framework/registry";
+import { typeOfUrn } from "../resources/framework/names";
 import { nameOf } from "./adopt";
 
 /** The output formats of `secops drift`. */
 export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;
 export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
-/** The resource's type, from its URN (`urn:pulumi:stack::project::[parent$]type::name`). */
-const typeOf = (urn: string) => (urn.split("::")[2] ?? "").split("$").pop() ?? "";
-
 /** What the definition of the resource a URN names advises for a deleted or drifted object. */
 const advice = (urn: string, when: "deleted" | "drifted") =>
-  (resourceOf(typeOf(urn))?.definition.drift.advice[when] ?? "").replace("{urn}", urn);
+  (resourceOf(typeOfUrn(urn))?.definition.drift.advice[when] ?? "").replace("{urn}", urn);
 
 /**
  * What to do about an object two resources hold: keep the first, and take the others out of the state

@@ -4,6 +4,7 @@
  * A glob (`*` any text, `?` one character) is matched against the rule's search; anything else is an id.
  */
 import type { HvaRule } from "../client/types";
+import { globRegExp } from "../resources/hva-automation-rule/glob";
 import { DriftInputError, readInput } from "./state";
 
 /** One line of the ignore file. */
@@ -16,14 +17,6 @@ export interface IgnoreRule {
 }
 
 const isGlob = (p: string) => /[*?]/.test(p);
-const globRegExp = (glob: string) =>
-  new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-      .replace(/\*/g, ".*")
-      .replace(/\?/g, ".")}$`,
-    "s",
-  );
 
 /** Parses the text of an ignore file (`source` names it in errors). */
 export function parseIgnore(text: string, source = "ignore file"): IgnoreRule[] {

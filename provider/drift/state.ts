@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { SECRET_SIG, SIG_KEY } from "../resources/framework/markers";
 import { resourceOf } from "../resources/framework/registry";
+import { isDefaultProviderName } from "../resources/framework/names";
 
 /** The kind of a managed object: its resource definition's `name`. */
 export type ManagedKind = string;
@@ -60,7 +61,7 @@ function explicitProvider(ref: unknown): string | undefined {
   const parts = ref.split("::");
   const urn = parts.length > 4 ? parts.slice(0, 4).join("::") : ref;
   const [type, name] = urn.split("::").slice(2);
-  if (type?.split("$").pop() !== "pulumi:providers:secops" || /^default(_|$)/.test(name ?? ""))
+  if (type?.split("$").pop() !== "pulumi:providers:secops" || isDefaultProviderName(name ?? ""))
     return undefined;
   return urn;
 }

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { SecOpsInputError } from "../client/errors";
-import { closest } from "../client/options";
+import { didYouMean } from "../client/options";
 import { notNonEmptyString } from "../client/settings";
 import { clientFor, resolveSettings, type ConnectionOptions } from "../config";
 
@@ -31,8 +31,7 @@ function checkFunctionOptions(opts: unknown): FunctionOptions {
     throw new SecOpsInputError("opts", "must be an object with apiKey and/or baseUrl");
   for (const [key, value] of Object.entries(opts)) {
     if (key !== "apiKey" && key !== "baseUrl") {
-      const near = closest(key, ["apiKey", "baseUrl"]);
-      throw new SecOpsInputError(`opts.${key}`, `is not an option${near ? `; did you mean ${near}?` : ""}`);
+      throw new SecOpsInputError(`opts.${key}`, `is not an option${didYouMean(key, ["apiKey", "baseUrl"])}`);
     }
     if (value !== undefined && notNonEmptyString(value))
       throw new SecOpsInputError(`opts.${key}`, "must be a non-empty string");

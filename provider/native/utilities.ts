@@ -6,7 +6,7 @@
  * dropped `apiKey` or `enabled` would be replaced by a default: issue 32).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { closest } from "../client/options";
+import { didYouMean } from "../client/options";
 import { VERSION } from "../version";
 
 /** package.json's `pulumi` field (the language host reads it to report the plugin a program needs). */
@@ -52,8 +52,7 @@ export function checkArgs(args: unknown, known: readonly string[], type: string)
     throw new pulumi.RunError(`the arguments of ${type} must be an object`);
   for (const key of Object.keys(args)) {
     if (known.includes(key)) continue;
-    const near = closest(key, known);
-    throw new pulumi.RunError(`${key} is not an argument of ${type}${near ? `; did you mean ${near}?` : ""}`);
+    throw new pulumi.RunError(`${key} is not an argument of ${type}${didYouMean(key, known)}`);
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import type { PolicyProviderResource, PolicyResource } from "@pulumi/policy";
 import { dynamicType } from "../resources/framework/definition";
+import { isDefaultProviderName } from "../resources/framework/names";
 import { definition as ruleDefinition } from "../resources/hva-automation-rule";
 import { definition as userDefinition } from "../resources/directory-user-settings";
 
@@ -64,7 +65,7 @@ function providerLabel(p: PolicyProviderResource | undefined): string {
   if (!p) return "the team of an unknown provider";
   if (p.type === "pulumi:providers:pulumi-nodejs")
     return "the team of the dynamic resources' key (stack config secops:apiKey)";
-  if (/^default(_|$)/.test(p.name)) return "the team of the default secops provider";
+  if (isDefaultProviderName(p.name)) return "the team of the default secops provider";
   return `the team of provider ${p.name}`;
 }
 

@@ -3,6 +3,7 @@
  * statistics. Operations are in api.ts, the control API in control.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { parseRetryAfter } from "../client/retry";
 import { isAssumedRoute, roles } from "../client/routes";
 import * as api from "./api";
 import { TooLarge, readBody, readJson, readMultipart, tokenMatches } from "./bodies";
@@ -157,10 +158,7 @@ function authenticate(sc: ServerContext, req: IncomingMessage) {
   return m ? sc.store.keys.find((k) => k.key === m[1]) : undefined;
 }
 
-function retryAfterMs(fault: FaultRule): number {
-  const v = String(fault.retryAfter ?? "1");
-  return /^\d+$/.test(v) ? Number(v) * 1000 : Math.max(0, Date.parse(v) - Date.now());
-}
+const retryAfterMs = (fault: FaultRule) => parseRetryAfter(String(fault.retryAfter ?? "1")) ?? 0;
 
 /** Error bodies in the API's shape. */
 const apiError = (statusCode: number, message: string) => JSON.stringify({ statusCode, message });

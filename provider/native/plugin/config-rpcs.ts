@@ -6,7 +6,7 @@
  * (issue 32).
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { closest } from "../../client/options";
+import { didYouMean } from "../../client/options";
 import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
 import { ENV_VARS, namedProviderWithoutKey, notNonEmptyString, settingProblem } from "../../client/settings";
@@ -30,10 +30,9 @@ function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | 
   return Object.keys(news)
     .filter((key) => !KNOWN_KEYS.includes(key))
     .map((key) => {
-      const near = closest(key, CONFIG_PROPERTIES);
       // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
       const where = who?.isDefault ? ` (stack config secops:${key})` : "";
-      const hint = near ? `; did you mean ${near}?` : "";
+      const hint = didYouMean(key, CONFIG_PROPERTIES);
       return { property: key, reason: `${key} is not a setting of ${describeProvider(who)}${where}${hint}` };
     });
 }

@@ -15,6 +15,7 @@ import {
   type ConnectionSettings,
 } from "../../config";
 import type { ResourceContext, ResourceImplementation } from "../../resources/framework/context";
+import { isDefaultProviderName } from "../../resources/framework/names";
 import { nativeResource, type Bag } from "./resources";
 import type { Unwrapped } from "./wire";
 
@@ -56,7 +57,7 @@ export interface ProviderIdentity {
  */
 export function providerOfUrn(urn: string | undefined): ProviderIdentity | undefined {
   const name = urn ? urn.split("::").pop() : undefined;
-  return name ? { name, isDefault: /^default(_|$)/.test(name) } : undefined;
+  return name ? { name, isDefault: isDefaultProviderName(name) } : undefined;
 }
 
 /** How messages name a provider: `the secops provider "client1"`, or the default one. */

@@ -6,7 +6,7 @@
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { SecOpsClient } from "../../client/client";
 import { SecOpsInputError } from "../../client/errors";
-import { closest } from "../../client/options";
+import { didYouMean } from "../../client/options";
 import { FUNCTIONS } from "../../functions/registry";
 import { hideInErrors, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./errors";
@@ -32,8 +32,7 @@ export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = Object.fromEntri
 function unknownArgument(fn: NativeFunction, args: Bag): SecOpsInputError | undefined {
   for (const key of Object.keys(args)) {
     if (fn.args.includes(key)) continue;
-    const near = closest(key, fn.args);
-    return new SecOpsInputError(key, `is not an argument${near ? `; did you mean ${near}?` : ""}`);
+    return new SecOpsInputError(key, `is not an argument${didYouMean(key, fn.args)}`);
   }
   return undefined;
 }

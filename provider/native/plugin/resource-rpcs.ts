@@ -14,7 +14,8 @@ import { ErrorCodes, isSecOpsError } from "../../client/errors";
 import { addFailures, fromStruct, proto, toStruct } from "./proto";
 import type { ResourceImplementation } from "../../resources/framework/context";
 import { outputOnlyGiven } from "../../resources/framework/definition";
-import { nativeResource, typeOfUrn, type Bag, type NativeResource } from "./resources";
+import { nativeResource, type Bag, type NativeResource } from "./resources";
+import { typeOfUrn } from "../../resources/framework/names";
 import { UNKNOWN } from "../../resources/framework/markers";
 import { unwrap, wrap } from "./wire";
 

@@ -35,9 +35,3 @@ export function nativeResource(token: string): NativeResource | undefined {
     importInputs: (o: Bag) => definition.importInputs(o),
   };
 }
-
-/** The resource type of a URN (`urn:pulumi:stack::project::type::name`). */
-export function typeOfUrn(urn: string): string {
-  const parts = urn.split("::");
-  return parts.length >= 4 ? (parts[2].split("$").pop() ?? "") : "";
-}

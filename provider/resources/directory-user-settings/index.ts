@@ -70,10 +70,6 @@ async function patch(
 const pick = (from: Partial<Record<UserFlag, unknown>>, flags: readonly UserFlag[]) =>
   Object.fromEntries(flags.map((f) => [f, from[f]])) as Partial<Record<UserFlag, boolean>>;
 
-/** Checks inputs without network: one failure per problem, named by property. */
-export const checkUserSettings = async (news: unknown) =>
-  checkResult<DirectoryUserSettingsInputs>(definition, news);
-
 /** Why a second resource managing one directory user is refused. */
 export const duplicateUserReason = (other: string, user: string) =>
   `directory user ${JSON.stringify(user)} is already managed by ${other} under the same secops ` +

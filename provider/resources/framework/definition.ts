@@ -16,7 +16,7 @@
  */
 import type { z } from "zod";
 import type { SecOpsClient } from "../../client/client";
-import { closest } from "../../client/options";
+import { didYouMean } from "../../client/options";
 import { UNKNOWN } from "./markers";
 
 /** A property bag as it crosses the wire. */
@@ -320,13 +320,10 @@ function unknownNames(def: Declared, news: Bag): CheckFailure[] {
   const names = knownNames(def);
   return Object.keys(news)
     .filter((k) => k !== "__provider" && !names.includes(k))
-    .map((key) => {
-      const near = closest(key, names);
-      return {
-        property: key,
-        reason: `${key} is not an input of ${def.name}${near ? `; did you mean ${near}?` : ""}`,
-      };
-    });
+    .map((key) => ({
+      property: key,
+      reason: `${key} is not an input of ${def.name}${didYouMean(key, names)}`,
+    }));
 }
 
 /**

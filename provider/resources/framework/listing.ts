@@ -9,7 +9,7 @@
  */
 import type { SecOpsClient } from "../../client/client";
 import { SecOpsInputError } from "../../client/errors";
-import { closest } from "../../client/options";
+import { didYouMean } from "../../client/options";
 import type { ListSpec } from "./definition";
 import { uniquelyNamed } from "./names";
 import { RESOURCES } from "./registry";
@@ -85,8 +85,7 @@ function checkQuery(token: string, query: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(query)) {
     const spec = keys[key];
     if (!spec) {
-      const near = closest(key, known);
-      const hint = near ? `; did you mean ${near}?` : known.length ? ` (known: ${known.join(", ")})` : "";
+      const hint = didYouMean(key, known) || (known.length ? ` (known: ${known.join(", ")})` : "");
       throw new SecOpsInputError(key, `is not a query key of ${token}${hint}`);
     }
     if (value !== undefined && value !== null && typeof value !== spec.type)

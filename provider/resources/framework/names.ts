@@ -1,3 +1,12 @@
+/** The resource type a URN names (`urn:pulumi:stack::project::[parent$]type::name`), or "". */
+export function typeOfUrn(urn: string): string {
+  const parts = urn.split("::");
+  return parts.length >= 4 ? (parts[2].split("$").pop() ?? "") : "";
+}
+
+/** True for the name the engine gives a default provider: `default`, or `default_<version>`. */
+export const isDefaultProviderName = (name: string) => /^default(_|$)/.test(name);
+
 /**
  * Pulumi resource names for existing objects (`List`, `secops hva export`, the drift report's import
  * lines): stable (the same objects give the same names) and unique (a repeated name gets -2, -3, ...

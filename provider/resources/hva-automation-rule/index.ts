@@ -50,9 +50,6 @@ function disabledSince(
 const ruleKey = (field: string, search: string) => JSON.stringify([field, search]);
 
 /** Why a second resource declaring one rule is refused. */
-/** Checks inputs without network: one failure per problem, named by property. */
-export const checkHvaRule = async (news: unknown) => checkResult<HvaRuleInputs>(definition, news);
-
 export const duplicateRuleReason = (other: string, field: string, search: string) =>
   `the rule with field ${JSON.stringify(field)} and search ${JSON.stringify(search)} is already declared ` +
   `by ${other} under the same secops provider: a rule held by two resources is deleted under one of ` +
