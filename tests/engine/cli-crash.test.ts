@@ -3,7 +3,10 @@
  * The engine itself did not crash, so it records no pending operation (what we had assumed): the
  * creates in flight fail, and rules whose PUT the API applied are in no state. The next `up` adopts
  * them through the plugin's journal: every declared rule exists exactly once, nothing is orphaned,
- * and a hand-made copy of one of them is left alone.
+ * and a hand-made copy of one of them is left alone. When the Pulumi CLI itself is killed, it records
+ * the creates it started as pending operations, and nobody stops its plugin: the plugin exits once it
+ * sees its parent gone (a live process's journal entries are not the next run's to settle), and the
+ * next up warns of the pending creates, sends them again and adopts what they made.
  */
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -17,21 +20,31 @@ built("plugin/pulumi-resource-secops.js");
 const RULES = 30;
 let sim: Simulator;
 let s: EngineStack;
+let cli: EngineStack | undefined;
 
-/** Pids of plugin processes started in the program's folder. */
-function plugins(dir: string): number[] {
+/** Pids of the processes started in the program's folder whose arguments pass `is` (NUL-separated). */
+function processes(dir: string, is: (cmdline: string) => boolean): number[] {
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      if (cmd.includes("pulumi-resource-secops") && readlinkSync(`/proc/${name}/cwd`) === dir)
-        pids.push(Number(name));
+      if (is(cmd) && readlinkSync(`/proc/${name}/cwd`) === dir) pids.push(Number(name));
     } catch {
       // gone meanwhile
     }
   }
   return pids;
+}
+/** Pids of plugin processes started in the program's folder. */
+const plugins = (dir: string) => processes(dir, (cmd) => cmd.includes("pulumi-resource-secops"));
+/** Until `done()` holds, for 30 s at most (polled). */
+async function until(done: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (let tries = 0; tries < 600; tries++) {
+    if (await done()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return done();
 }
 
 beforeAll(async () => {
@@ -44,6 +57,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   s?.remove();
+  cli?.remove();
   await sim?.close();
 });
 
@@ -107,5 +121,62 @@ test("SIGKILL of the plugin mid-up: the next up adopts what the lost creates mad
   expect(after.length).toBe(before.length + RULES);
   // Nothing of the stack's is left behind by destroy; the hand-made rule stays.
   expect((await s.op("destroy")).ok).toBe(true);
+  expect(await rules(sim)).toEqual(before);
+});
+
+test("SIGKILL of the Pulumi CLI mid-up: its plugin exits on its own; the next up warns of the pending creates and adopts what they made; each rule once", async () => {
+  cli = await engineStack("crash-cli", join(__dirname, "programs", "teams.js"));
+  const searches = Array.from({ length: RULES }, (_, i) => `cli-crash-${i}-*`);
+  await cli.config("baseUrl", sim.url);
+  await cli.config("teams", JSON.stringify({ c1: { rules: searches } }));
+  await cli.config("c1ApiKey", sim.apiKeys.client1Admin, true);
+  const before = await rules(sim);
+  await sim.control.setFaults([
+    { kind: "commit-stall", method: "PUT", path: "/endpoint/hva/automation", latencyMs: 2_000 },
+  ]);
+  const dir = cli.dir;
+  const up = cli.op("up");
+  const made = async () =>
+    (await sim.control.state()).rules.filter((r) => String(r.search).startsWith("cli-crash-")).length;
+  expect(await until(async () => (await made()) >= 6)).toBe(true);
+  // The engine: the `pulumi up` the Automation API started in the program's folder.
+  const engines = processes(dir, (cmd) => /(^|\/)pulumi\0up\0/.test(cmd));
+  expect(engines).toHaveLength(1);
+  const orphans = plugins(dir);
+  expect(orphans).toHaveLength(1);
+  process.kill(engines[0], "SIGKILL");
+  expect((await up).ok).toBe(false);
+  // Nobody stops the plugin now: it sees its parent gone and exits, so its journal is the next run's.
+  expect(await until(() => plugins(dir).length === 0)).toBe(true);
+  await sim.control.clearFaults();
+
+  // The engine recorded the creates it had started as pending operations (it checkpoints each step
+  // before it runs); the next up warns of them and sends those creates again.
+  const state = JSON.parse((await cli.pulumi(["stack", "export"])).stdout) as {
+    deployment: { pending_operations?: unknown[] };
+  };
+  expect((state.deployment.pending_operations ?? []).length).toBeGreaterThan(0);
+  const beforeNext = await rules(sim);
+  // The dead engine's lock stays on the stack (the local backend locks it): the next up is refused
+  // until `pulumi cancel` removes the lock, as the refusal says.
+  const locked = await cli.op("up");
+  expect(locked.ok).toBe(false);
+  expect(`${locked.message ?? ""}${locked.stderr}`).toContain(
+    "error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.",
+  );
+  expect(await rules(sim)).toEqual(beforeNext);
+  const cancel = await cli.pulumi(["cancel", "--yes", "--stack", "dev", "--non-interactive"]);
+  expect(cancel.code).toBe(0);
+  const next = await cli.op("up");
+  expect(next.ok).toBe(true);
+  expect(next.stdout.replace(/\s+/g, " ")).toContain("pending operations from previous deployment");
+  const after = await rules(sim);
+  for (const search of searches)
+    expect({ search, copies: after.filter((r) => r === `team-client-1 ${search} true`).length }).toEqual({
+      search,
+      copies: 1,
+    });
+  expect(after.length).toBe(before.length + RULES);
+  expect((await cli.op("destroy")).ok).toBe(true);
   expect(await rules(sim)).toEqual(before);
 });

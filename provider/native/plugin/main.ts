@@ -31,6 +31,9 @@ export function engineAddressOf(argv: readonly string[]): string | undefined {
   return address;
 }
 
+/** How often the plugin looks for its parent (the engine) gone. */
+const ORPHAN_CHECK_MS = 500;
+
 export async function main(argv: string[]): Promise<void> {
   if (argv.includes("--version")) return void process.stdout.write(`${VERSION}\n`);
   if (argv.includes("--help") || argv.includes("-h")) return void process.stdout.write(USAGE);
@@ -44,4 +47,13 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
+  // A parent that died without stopping it (the engine killed with SIGKILL, a lost CI runner) leaves
+  // an orphan that no call reaches again, and whose live journal entries would keep the next run
+  // from adopting what its creates made: it stops as on SIGTERM once it sees the parent gone.
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(orphaned);
+    stop();
+  }, ORPHAN_CHECK_MS).unref();
 }
