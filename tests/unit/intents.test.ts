@@ -1,6 +1,7 @@
 /**
  * The create-intent journal: what a create keeps until its caller holds the answer, and how a dead
- * process (exited, a zombie nobody reaped, or a pid given to a later process) is told from a live one.
+ * process (exited, a zombie nobody reaped, a pid given to a later process, or an orphan whose engine
+ * is gone) is told from a live one.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -35,8 +36,10 @@ const stored = () => files().map((f) => JSON.parse(readFileSync(join(ruleFolder(
 function writeAs(pid: number, extra: Record<string, unknown> = {}): void {
   const [name] = files();
   const body = { ...stored()[0], pid, token: "other", ...extra };
-  writeFileSync(join(ruleFolder(), name.replace(/^\d+\./, `${pid}.`)), JSON.stringify(body));
-  rmSync(join(ruleFolder(), name));
+  const renamed = name.replace(/^\d+\./, `${pid}.`);
+  writeFileSync(join(ruleFolder(), renamed), JSON.stringify(body));
+  if (renamed !== name) rmSync(join(ruleFolder(), name)); // written over otherwise
+  expect(files()).toEqual([renamed]);
 }
 
 test("an answered create keeps its id until a call about that id confirms the caller holds it", () => {
@@ -106,6 +109,19 @@ test("a live process given the pid of the writer is not taken for it (start time
   expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(1);
   writeAs(process.ppid, { start: undefined });
   expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(0); // alive, no start to compare
+});
+
+test("a live writer that is no longer its recorded parent's child (its engine was killed) is an orphan: its intent is left", () => {
+  journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:00.000Z" });
+  expect(stored()[0]).toMatchObject({ pid: process.pid, ppid: process.ppid });
+  // This worker's parent stands for the writer: alive, with its own start time and parent.
+  const stat = readFileSync(`/proc/${process.ppid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const [start, parent] = [fields[19], Number(fields[1])];
+  writeAs(process.ppid, { start, ppid: parent });
+  expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(0);
+  writeAs(process.ppid, { start, ppid: parent + 1 });
+  expect(journal.left(TEAM, RULE.field, RULE.search)).toHaveLength(1);
 });
 
 test("a zombie (ended, never reaped) counts as dead", async () => {
