@@ -8,7 +8,7 @@
  * sees its parent gone (a live process's journal entries are not the next run's to settle), and the
  * next up warns of the pending creates, sends them again and adopts what they made.
  */
-import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
@@ -21,15 +21,17 @@ const RULES = 30;
 let sim: Simulator;
 let s: EngineStack;
 let cli: EngineStack | undefined;
+const leftover: number[] = [];
 
 /** Pids of the processes started in the program's folder whose arguments pass `is` (NUL-separated). */
 function processes(dir: string, is: (cmdline: string) => boolean): number[] {
+  const cwd = realpathSync(dir);
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, "utf8");
-      if (is(cmd) && readlinkSync(`/proc/${name}/cwd`) === dir) pids.push(Number(name));
+      if (is(cmd) && readlinkSync(`/proc/${name}/cwd`) === cwd) pids.push(Number(name));
     } catch {
       // gone meanwhile
     }
@@ -56,6 +58,13 @@ beforeAll(async () => {
   await s.config("c1ApiKey", sim.apiKeys.client1Admin, true);
 });
 afterAll(async () => {
+  // A plugin this file left running (a failed test) keeps no key or journal entry alive after it.
+  for (const pid of leftover)
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
   s?.remove();
   cli?.remove();
   await sim?.close();
@@ -144,6 +153,7 @@ test("SIGKILL of the Pulumi CLI mid-up: its plugin exits on its own; the next up
   expect(engines).toHaveLength(1);
   const orphans = plugins(dir);
   expect(orphans).toHaveLength(1);
+  leftover.push(...orphans);
   process.kill(engines[0], "SIGKILL");
   expect((await up).ok).toBe(false);
   // Nobody stops the plugin now: it sees its parent gone and exits, so its journal is the next run's.
@@ -153,9 +163,14 @@ test("SIGKILL of the Pulumi CLI mid-up: its plugin exits on its own; the next up
   // The engine recorded the creates it had started as pending operations (it checkpoints each step
   // before it runs); the next up warns of them and sends those creates again.
   const state = JSON.parse((await cli.pulumi(["stack", "export"])).stdout) as {
-    deployment: { pending_operations?: unknown[] };
+    deployment: { pending_operations?: unknown[]; resources?: Array<{ type: string }> };
   };
   expect((state.deployment.pending_operations ?? []).length).toBeGreaterThan(0);
+  // Rules the API made that the state does not hold: what the next up must adopt, never duplicate.
+  const recorded = (state.deployment.resources ?? []).filter(
+    (r) => r.type === "secops:index:HvaAutomationRule",
+  ).length;
+  expect(await made()).toBeGreaterThan(recorded);
   const beforeNext = await rules(sim);
   // The dead engine's lock stays on the stack (the local backend locks it): the next up is refused
   // until `pulumi cancel` removes the lock, as the refusal says.

@@ -37,19 +37,25 @@ const ORPHAN_CHECK_MS = 500;
 export async function main(argv: string[]): Promise<void> {
   if (argv.includes("--version")) return void process.stdout.write(`${VERSION}\n`);
   if (argv.includes("--help") || argv.includes("-h")) return void process.stdout.write(USAGE);
-  const server = await startPluginServer({ engineAddress: engineAddressOf(argv) });
+  const engineAddress = engineAddressOf(argv);
+  const server = await startPluginServer({ engineAddress });
   process.stdout.write(`${server.port}\n`);
   // Calls in flight are ended (their requests aborted): an unknown create outcome stays in the
   // intent journal, which the next run settles. The process never waits on them past the grace.
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
     void server.stop().finally(() => process.exit(0));
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  // A parent that died without stopping it (the engine killed with SIGKILL, a lost CI runner) leaves
-  // an orphan that no call reaches again, and whose live journal entries would keep the next run
-  // from adopting what its creates made: it stops as on SIGTERM once it sees the parent gone.
+  // An engine that died without stopping it (killed with SIGKILL, a lost CI runner) leaves an orphan
+  // that no call reaches again, and whose live journal entries would keep the next run from adopting
+  // what its creates made: it stops as on SIGTERM once it sees its parent, the engine, gone. Not
+  // when no engine started it (attach mode, where whoever started it may come and go).
+  if (!engineAddress) return;
   const parent = process.ppid;
   const orphaned = setInterval(() => {
     if (process.ppid === parent) return;

@@ -53,8 +53,6 @@ interface Stored extends CreateIntent {
   token: string;
   /** When the writing process started, so a later process given the same pid is not taken for it. */
   start?: string;
-  /** The writing process's parent (the engine): one whose parent is gone is an orphan, as good as dead. */
-  ppid?: number;
 }
 
 /**
@@ -78,11 +76,11 @@ const ruleKey = (field: string, search: string) =>
   createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
 /**
- * When process `pid` started (Linux: clock ticks since boot, from /proc) and its parent's pid,
- * "zombie" for one that has ended but was not reaped (a container without an init that reaps, whose
- * parent was killed), or undefined where /proc cannot tell.
+ * When process `pid` started (Linux: clock ticks since boot, from /proc), "zombie" for one that has
+ * ended but was not reaped (a container without an init that reaps, whose parent was killed), or
+ * undefined where /proc cannot tell.
  */
-function procStat(pid: number): { start: string; ppid: number } | "zombie" | undefined {
+function started(pid: number): string | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -91,30 +89,17 @@ function procStat(pid: number): { start: string; ppid: number } | "zombie" | und
   }
   // pid (comm) state ppid ... starttime is the 22nd field; comm may hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return fields[0] === "Z" || fields[0] === "X" ? "zombie" : { start: fields[19], ppid: Number(fields[1]) };
+  return fields[0] === "Z" || fields[0] === "X" ? "zombie" : fields[19];
 }
 
-const self = procStat(process.pid);
-const START = typeof self === "object" ? self.start : undefined;
-/** What an intent or mark records of its writer, so a later process with its pid is not taken for it. */
-const writer = () => ({
-  pid: process.pid,
-  token: processToken(),
-  ...(START ? { start: START, ppid: process.ppid } : {}),
-});
+const START = started(process.pid);
 
-/**
- * True while the process that wrote an intent runs (the same process, not a later one given its pid)
- * and is still its parent's (`ppid`, where recorded): a provider whose engine was killed is stopped
- * by no one, and what it wrote belongs to no run any more (the plugin exits then; Pulumi's dynamic
- * provider host may not).
- */
-function alive(pid: number, token: string, start: string | undefined, ppid?: number): boolean {
+/** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
+function alive(pid: number, token: string, start: string | undefined): boolean {
   if (pid === process.pid) return token === processToken();
-  const now = procStat(pid);
+  const now = started(pid);
   if (now === "zombie") return false;
-  if (now !== undefined && start !== undefined)
-    return now.start === start && (ppid === undefined || now.ppid === ppid);
+  if (now !== undefined && start !== undefined) return now === start;
   if (existsSync("/proc/self/stat")) return now !== undefined; // Linux: no /proc entry, no process
   try {
     process.kill(pid, 0);
@@ -193,7 +178,12 @@ export class IntentJournal {
   open(team: string, intent: CreateIntent): OpenIntent {
     const folder = join(this.dir, safe(team), ruleKey(intent.field, intent.search));
     const file = join(folder, `${process.pid}.${processToken()}.${++this.#seq}.json`);
-    const stored: Stored = { ...intent, ...writer() };
+    const stored: Stored = {
+      ...intent,
+      pid: process.pid,
+      token: processToken(),
+      ...(START ? { start: START } : {}),
+    };
     try {
       this.writeNew(folder, file, stored);
     } catch (err) {
@@ -256,7 +246,7 @@ export class IntentJournal {
     const made = new Set<string>();
     for (const { file, stored } of this.read(team, field, search)) {
       if (stored.made) made.add(stored.made);
-      if (alive(stored.pid, stored.token, stored.start, stored.ppid)) continue;
+      if (alive(stored.pid, stored.token, stored.start)) continue;
       const { before, at, urn } = stored;
       const intent: LeftIntent = { field, search, before, at, settle: () => this.remove(file) };
       if (urn) intent.urn = urn;
@@ -340,7 +330,7 @@ export class IntentJournal {
    */
   markTakenOver(team: string, id: string): void {
     const folder = join(this.dir, "taken", safe(team));
-    const mark = { id, ...writer() };
+    const mark = { id, pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) };
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       writeFileSync(join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`), JSON.stringify(mark), {
@@ -366,7 +356,7 @@ export class IntentJournal {
     let elsewhere = false;
     for (const name of names) {
       const file = join(folder, name);
-      let mark: { id?: unknown; pid?: unknown; token?: unknown; start?: unknown; ppid?: unknown };
+      let mark: { id?: unknown; pid?: unknown; token?: unknown; start?: unknown };
       try {
         mark = JSON.parse(readFileSync(file, "utf8")) as typeof mark;
       } catch {
@@ -374,8 +364,7 @@ export class IntentJournal {
       }
       if (mark.id !== id || typeof mark.pid !== "number" || typeof mark.token !== "string") continue;
       const start = typeof mark.start === "string" ? mark.start : undefined;
-      const ppid = typeof mark.ppid === "number" ? mark.ppid : undefined;
-      if (!alive(mark.pid, mark.token, start, ppid)) unlinkIfThere(file);
+      if (!alive(mark.pid, mark.token, start)) unlinkIfThere(file);
       else if (mark.pid !== process.pid) elsewhere = true;
     }
     return elsewhere;
