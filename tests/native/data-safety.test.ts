@@ -573,6 +573,23 @@ describe("protocol robustness", () => {
     expect(await call).toMatchObject({ code: expect.any(Number) });
   });
 
+  test("14. SIGTERM with a PUT the API applied but not yet answered: the intent stays, and the next run's create adopts the rule", async () => {
+    const search = unique();
+    const plugin = await configured();
+    await sim.control.setFaults([{ kind: "commit-stall", method: "PUT", path: RULES, latencyMs: 600_000 }]);
+    await sim.control.resetStats();
+    const call = plugin.create(RULE, inputsOf(search)).catch((e: unknown) => e);
+    while ((await live(search)).length === 0) await new Promise((r) => setImmediate(r));
+    process.kill(plugin.pid!, "SIGTERM");
+    expect(await plugin.exited()).toBe(0);
+    expect(await call).toMatchObject({ code: expect.any(Number) });
+    await sim.control.clearFaults();
+    const [made] = await live(search);
+    const next = await configured();
+    expect((await next.create(RULE, inputsOf(search))).id).toBe(made);
+    expect(await live(search)).toEqual([made]);
+  });
+
   test("14. Configure: an empty apiKey is refused naming it; each new Configure closes the old pool", async () => {
     const plugin = await NativePluginProcess.start();
     plugins.push(plugin);

@@ -3,7 +3,15 @@
  * cannot be settled is recorded as pending and settled by its next operation; a gateway's 404 on a
  * read never drops the rule; Check names unknown inputs and oversized values.
  */
-import { provider as implementation } from "pulumi-secops/resources/hva-automation-rule";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { SecOpsClient } from "pulumi-secops/client";
+import {
+  HvaAutomationRuleImpl,
+  provider as implementation,
+} from "pulumi-secops/resources/hva-automation-rule";
+import { intentDir } from "../../provider/resources/hva-automation-rule/intents";
 import { provider as usersImplementation } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "pulumi-secops/simulator";
 import { asHost, captureWarnings, configureRequest } from "../helpers/provider";
@@ -152,4 +160,32 @@ test("Check names unknown inputs with the closest known name, and refuses oversi
       reason: "directoryUserId must not be . or .. (or decode to them): that would address another route",
     },
   ]);
+});
+
+test("a pending create keeps its journal entry when the provider is stopping (its caller may never record the pending id), and only then", async () => {
+  /** The create-intent files of a rule (this process's are never read back as left: count them). */
+  const intents = (search: string) => {
+    const key = createHash("sha256").update(`name\0${search}`).digest("hex").slice(0, 24);
+    const folder = join(intentDir(), "team-acme", key);
+    return existsSync(folder) ? readdirSync(folder).length : 0;
+  };
+  for (const cancelled of [false, true]) {
+    const search = unique();
+    await sim.control.setFaults([
+      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: 1, times: 20 },
+    ]);
+    const client = new SecOpsClient({ apiKey: sim.apiKeys.admin, baseUrl: sim.url });
+    const impl = new HvaAutomationRuleImpl({
+      client: async () => client,
+      warn: () => undefined,
+      urn: () => `urn:pulumi:dev::p::secops:index:HvaAutomationRule::${search}`,
+      cancelled,
+    });
+    const inputs = { field: "name", search, enabled: true, adoptExisting: false };
+    await expect(impl.create(inputs)).rejects.toMatchObject({ id: expect.stringMatching(/^pending:/) });
+    await client.close();
+    await sim.control.clearFaults();
+    expect({ cancelled, intents: intents(search) }).toEqual({ cancelled, intents: cancelled ? 1 : 0 });
+  }
 });

@@ -15,6 +15,8 @@ export interface ResourceContext {
   warn(key: string, message: string): void;
   /** The URN of the resource the current call is about, when the front-end knows it. */
   urn?(): string | undefined;
+  /** True once the provider is stopping (cancelled): the caller may never see what a call answers. */
+  readonly cancelled?: boolean;
 }
 
 /**

@@ -46,6 +46,8 @@ export interface CreateContext {
    * writing.
    */
   alone(): void;
+  /** True once the provider is stopping: a pending id may never reach the state. */
+  stopping(): boolean;
 }
 
 /**
@@ -84,7 +86,9 @@ export async function createRule(
     try {
       rule = await createOnce(client, inputs, team, before, claimed);
     } catch (err) {
-      intent?.close(); // a pending id (with its proof) or a definite failure goes back to the caller
+      // A pending id (with its proof) or a definite failure goes back to the caller; a provider that
+      // is stopping keeps the intent, since its caller may be gone and never record the pending id.
+      if (!c.stopping()) intent?.close();
       throw err;
     }
     intent?.made(rule.id); // kept until a later call shows the caller recorded it
