@@ -162,14 +162,14 @@ test("Check names unknown inputs with the closest known name, and refuses oversi
   ]);
 });
 
-test("a pending create keeps its journal entry when the provider is stopping (its caller may never record the pending id), and only then", async () => {
+test("a pending create keeps its journal entry when the provider's process is ending (its caller may never record the pending id), and only then", async () => {
   /** The create-intent files of a rule (this process's are never read back as left: count them). */
   const intents = (search: string) => {
     const key = createHash("sha256").update(`name\0${search}`).digest("hex").slice(0, 24);
     const folder = join(intentDir(), "team-acme", key);
     return existsSync(folder) ? readdirSync(folder).length : 0;
   };
-  for (const cancelled of [false, true]) {
+  for (const stopping of [false, true]) {
     const search = unique();
     await sim.control.setFaults([
       { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
@@ -180,12 +180,12 @@ test("a pending create keeps its journal entry when the provider is stopping (it
       client: async () => client,
       warn: () => undefined,
       urn: () => `urn:pulumi:dev::p::secops:index:HvaAutomationRule::${search}`,
-      cancelled,
+      stopping,
     });
     const inputs = { field: "name", search, enabled: true, adoptExisting: false };
     await expect(impl.create(inputs)).rejects.toMatchObject({ id: expect.stringMatching(/^pending:/) });
     await client.close();
     await sim.control.clearFaults();
-    expect({ cancelled, intents: intents(search) }).toEqual({ cancelled, intents: cancelled ? 1 : 0 });
+    expect({ stopping, intents: intents(search) }).toEqual({ stopping, intents: stopping ? 1 : 0 });
   }
 });

@@ -93,6 +93,8 @@ export class ProviderInstance implements ResourceContext {
   configureRefusal: Error | undefined;
   /** Set by Cancel: later calls fail plainly. */
   cancelled = false;
+  /** Set when the process ends (see ResourceContext.stopping). */
+  stopping = false;
   #refused: SecOpsConfigError | undefined;
   #settings: Promise<ConnectionSettings> | undefined;
   #client: Promise<SecOpsClient> | undefined;

@@ -110,6 +110,7 @@ export async function startPluginServer(options: { engineAddress?: string } = {}
       logger.close();
     },
     stop: async () => {
+      instance.stopping = true;
       await instance.cancel(); // requests in flight end now; their calls fail
       server.forceShutdown();
       logger.close();

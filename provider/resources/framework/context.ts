@@ -15,8 +15,11 @@ export interface ResourceContext {
   warn(key: string, message: string): void;
   /** The URN of the resource the current call is about, when the front-end knows it. */
   urn?(): string | undefined;
-  /** True once the provider is stopping (cancelled): the caller may never see what a call answers. */
-  readonly cancelled?: boolean;
+  /**
+   * True once the provider's process is ending (SIGTERM, its engine gone): what a call answers may
+   * reach no one. Not after the engine's Cancel, which still records what calls answer.
+   */
+  readonly stopping?: boolean;
 }
 
 /**

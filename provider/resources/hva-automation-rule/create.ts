@@ -46,7 +46,7 @@ export interface CreateContext {
    * writing.
    */
   alone(): void;
-  /** True once the provider is stopping: a pending id may never reach the state. */
+  /** True once the provider's process is ending: a pending id may never reach the state. */
   stopping(): boolean;
 }
 
@@ -86,8 +86,8 @@ export async function createRule(
     try {
       rule = await createOnce(client, inputs, team, before, claimed);
     } catch (err) {
-      // A pending id (with its proof) or a definite failure goes back to the caller; a provider that
-      // is stopping keeps the intent, since its caller may be gone and never record the pending id.
+      // A pending id (with its proof) or a definite failure goes back to the caller; a process that
+      // is ending keeps the intent, since its caller may be gone and never record the pending id.
       if (!c.stopping()) intent?.close();
       throw err;
     }

@@ -149,7 +149,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
         throw new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search));
     };
     alone();
-    const stopping = () => this.ctx.cancelled === true;
+    const stopping = () => this.ctx.stopping === true;
     const c = { client, claimed: this.#claimed, adopted, lists, warn, urn, alone, stopping };
     const made = await this.#creating
       .run(key, () =>
