@@ -138,11 +138,13 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     inputs: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.CreateResult<DirectoryUserSettingsOutputs>> {
     // Asked again before the PATCH: the engine checks resources while creates already run.
-    const alone = () => {
-      const other = this.#declared.contender(inputs.directoryUserId, this.ctx.urn?.());
-      if (other)
-        throw new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId));
-    };
+    const alone = () =>
+      this.#declared.refuseContender(
+        inputs.directoryUserId,
+        this.ctx.urn?.(),
+        (other) =>
+          new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId)),
+      );
     alone();
     // Every create takes the user's flags over: a resource leaving the stack in this run (renamed
     // without aliases, or the user moved) must not restore them afterwards (see delete). Where the

@@ -39,13 +39,14 @@ export class Declarations {
   }
 
   /**
-   * Another resource that declared the object `key` in this run, refused or not. A create asks before
-   * it writes: the engine checks resources one after another while creates already run, so the
-   * resource refused at its Check may come after the one whose create is starting.
+   * Throws `refusal(other)` when another resource declared the object `key` in this run, refused or
+   * not. A create asks when it starts and again before it adopts or writes: the engine checks
+   * resources one after another while creates already run, so the resource refused at its Check may
+   * come after the one whose create is starting.
    */
-  contender(key: string, urn: string | undefined): string | undefined {
-    if (!urn) return undefined;
-    return [...(this.#contenders.get(key) ?? [])].find((u) => u !== urn);
+  refuseContender(key: string, urn: string | undefined, refusal: (other: string) => Error): void {
+    const other = urn ? [...(this.#contenders.get(key) ?? [])].find((u) => u !== urn) : undefined;
+    if (other !== undefined) throw refusal(other);
   }
 }
 

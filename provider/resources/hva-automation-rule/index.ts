@@ -143,11 +143,12 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       },
     };
     const key = ruleKey(inputs.field, inputs.search);
-    const alone = () => {
-      const other = this.#declared.contender(key, urn);
-      if (other)
-        throw new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search));
-    };
+    const alone = () =>
+      this.#declared.refuseContender(
+        key,
+        urn,
+        (other) => new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search)),
+      );
     alone();
     const stopping = () => this.ctx.stopping === true;
     const c = { client, claimed: this.#claimed, adopted, lists, warn, urn, alone, stopping };
