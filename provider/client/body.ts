@@ -1,7 +1,4 @@
-/**
- * Reading and judging response bodies: the size cap (from Content-Length before any byte is read, then
- * as the body streams), JSON parsing without leaking body text, and the API's own error body.
- */
+/** Response bodies: the size cap (Content-Length first, then while streaming), JSON, the API's error body. */
 import type { Dispatcher } from "undici";
 import { ErrorCodes, SecOpsResponseError } from "./errors";
 
@@ -36,10 +33,7 @@ export function checkDeclaredLength(
   if (Number.isFinite(declared) && declared > cap) throw tooLarge(src, cap, declared);
 }
 
-/**
- * Reads a body as UTF-8 text, refusing more than `cap` bytes. With a Content-Length already checked
- * against the cap, undici reads it in one go; otherwise it is counted as it streams.
- */
+/** Reads a body as UTF-8 text, refusing more than `cap` bytes (counted as it streams, unless declared). */
 export async function readCapped(
   body: Dispatcher.ResponseData["body"],
   cap: number,
@@ -62,8 +56,8 @@ export async function readCapped(
 }
 
 /**
- * Parses JSON. A body that is not JSON fails with SECOPS_RESPONSE_INVALID naming the content type
- * only, with no cause: the parser's own message quotes the body, which may echo a secret.
+ * Parses JSON; a body that is not fails naming its content type only, without a cause: the parser's
+ * message quotes the body, which may echo a secret.
  */
 export function parseJson(text: string, contentType: unknown, status: number, src: BodySource): unknown {
   try {

@@ -1,7 +1,6 @@
 /**
- * SecOpsClient: one method per operation of the API spec. Arguments are validated before any
- * request (SECOPS_INVALID_INPUT naming the field); responses are validated against the schemas
- * (SECOPS_RESPONSE_INVALID naming the JSON path). Transport concerns live in http.ts.
+ * SecOpsClient: one method per API operation. Arguments are checked before any request
+ * (SECOPS_INVALID_INPUT naming the field), answers against the schemas (SECOPS_RESPONSE_INVALID).
  */
 import { shared } from "./cancellation";
 import type { Readable } from "node:stream";
@@ -40,7 +39,7 @@ export interface TimelineCommentEdit {
 
 /** A typed client for the Security Operations Service API. */
 export class SecOpsClient {
-  // #private: util.inspect of a client never reaches the pool, its queued requests or their headers.
+  // #private: util.inspect never reaches the pool or its queued requests' headers.
   readonly #http: HttpTransport;
   #identityCache: Promise<Identity> | undefined;
 
@@ -113,10 +112,9 @@ export class SecOpsClient {
     const json: Record<string, unknown> = { ...rest };
     if (sortDirection !== undefined) json[names.sortDirection] = sortDirection;
     if (serviceProviderScope !== undefined) json[names.serviceProviderScope] = serviceProviderScope;
-    const path = routes.integrationCount();
     // A count changes nothing: safe to re-send after a failure.
-    return (await this.request({ method: "POST", path, json, idempotent: true }, V().integrationCountSchema))
-      .totalCount;
+    const spec: RequestSpec = { method: "POST", path: routes.integrationCount(), json, idempotent: true };
+    return (await this.request(spec, V().integrationCountSchema)).totalCount;
   }
 
   /** PATCH /v1/timeline/comments/{id} (multipart): edits the text and optionally replaces attachments. */
@@ -176,12 +174,9 @@ export class SecOpsClient {
   }
 
   /**
-   * GET /v1/cases/{id}/threat-indicators, every page, whichever way the server numbers them (the spec
-   * hides it): the first request leaves the page number out, so the server answers its own first page;
-   * page 1 is then either that page again (pages count from 1) or the next one (from 0), and either way
-   * page 2 follows. Indicators are de-duplicated by id, a page-size cap below what was asked is
-   * followed through `totalCount`, and a server that stops making progress fails with
-   * SECOPS_INCOMPLETE: never a silent subset.
+   * GET /v1/cases/{id}/threat-indicators, every page. The spec hides whether pages count from 0 or 1,
+   * so the first request sends no page number and page 1 either repeats it or follows it. Indicators
+   * are de-duplicated by id; a server that stops making progress fails with SECOPS_INCOMPLETE.
    */
   async listCaseThreatIndicators(
     caseId: string,
@@ -189,20 +184,14 @@ export class SecOpsClient {
   ): Promise<{ data: Detection[]; totalCount: number }> {
     const path = routes.caseThreatIndicators(V().parseInput(V().idSchema, caseId, "caseId"));
     const { sortDirection } = V().parseInput(V().indicatorOptionsSchema, options, "options");
-    const fetchPage = (page: number | undefined) =>
-      this.request(
-        {
-          method: "GET",
-          path,
-          query: {
-            [names.sortDirection]: sortDirection,
-            [names.page]: page,
-            [names.pageSize]: paging.pageSize,
-          },
-          idempotent: true,
-        },
-        V().threatIndicatorPageSchema,
-      );
+    const fetchPage = (page: number | undefined) => {
+      const query = {
+        [names.sortDirection]: sortDirection,
+        [names.page]: page,
+        [names.pageSize]: paging.pageSize,
+      };
+      return this.request({ method: "GET", path, query, idempotent: true }, V().threatIndicatorPageSchema);
+    };
     const seen = new Set<string>();
     const data: Detection[] = [];
     for (let n = 0, page: number | undefined = undefined; n < paging.maxPages; n++) {
@@ -216,19 +205,22 @@ export class SecOpsClient {
       }
       if (data.length >= result.totalCount) return { data, totalCount: result.totalCount };
       // Page 1 may repeat the first page (1-based numbering): only later pages must bring something new.
-      if (fresh === 0 && page !== 1) throw incomplete(path, page, data.length, result.totalCount);
+      if (fresh === 0 && page !== 1) {
+        const at = page === undefined ? "its first page" : `page ${page}`;
+        const got = `${data.length} of ${result.totalCount} indicators`;
+        throw incomplete(
+          path,
+          `the server stopped making progress at ${at} with ${got}; refusing to return a partial list`,
+        );
+      }
       page = page === undefined ? 1 : page + 1;
     }
-    throw new SecOpsResponseError(ErrorCodes.INCOMPLETE, `GET ${path}: more than ${paging.maxPages} pages`, {
-      method: "GET",
-      path,
-    });
+    throw incomplete(path, `more than ${paging.maxPages} pages`);
   }
 
   /**
-   * POST /v1/cases/export/csv as a stream, never buffered. Destroying it (even unread) releases the
-   * connection slot without an error. `deadlineMs` bounds the whole download (the idle timeout,
-   * `timeoutMs`, only bounds the gaps between chunks).
+   * POST /v1/cases/export/csv as a stream, never buffered; destroying it (even unread) frees its slot.
+   * `deadlineMs` bounds the whole download; `timeoutMs` only the gaps between chunks.
    */
   async exportCasesCsv(options: CsvExportOptions = {}): Promise<Readable> {
     const { deadlineMs } = V().exportOptions(options);
@@ -236,9 +228,8 @@ export class SecOpsClient {
   }
 
   /**
-   * Streams the CSV export to `path`. Written to `<path>.partial` and renamed when complete, so a
-   * failed export never leaves a truncated file behind under the requested name. The target folder is
-   * checked before anything is sent. `onProgress` gets the bytes written so far after each chunk.
+   * Streams the CSV export to `<path>.partial`, renamed to `path` when complete: a failed export never
+   * leaves a truncated file under that name. `onProgress` gets the bytes written after each chunk.
    */
   async exportCasesCsvToFile(
     path: string,
@@ -260,22 +251,13 @@ export class SecOpsClient {
     await this.#http.close();
   }
 
-  /** Sends a request and validates its answer (re-sent by the transport's one retry loop when unusable). */
+  /** Sends a request and validates its answer (an unusable one is re-sent by the transport's loop). */
   private request<T extends z.ZodType>(spec: RequestSpec, schema: T): Promise<z.output<T>> {
     return this.#http.json(spec, (body) => V().parseResponse(schema, body, spec.method, spec.path));
   }
 }
 
-function incomplete(
-  path: string,
-  page: number | undefined,
-  got: number,
-  totalCount: number,
-): SecOpsResponseError {
-  const at = page === undefined ? "its first page" : `page ${page}`;
-  return new SecOpsResponseError(
-    ErrorCodes.INCOMPLETE,
-    `GET ${path}: the server stopped making progress at ${at} with ${got} of ${totalCount} indicators; refusing to return a partial list`,
-    { method: "GET", path },
-  );
+/** SECOPS_INCOMPLETE for the pages of `path`: never a silent subset. */
+function incomplete(path: string, reason: string): SecOpsResponseError {
+  return new SecOpsResponseError(ErrorCodes.INCOMPLETE, `GET ${path}: ${reason}`, { method: "GET", path });
 }

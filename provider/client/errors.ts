@@ -1,12 +1,7 @@
 /**
- * Every error the package throws. Each class fixes its `name` and owns its stable `code`s (modelled
- * on undici's `lib/core/errors.js`): every HTTP answer is a {@link SecOpsApiError}, every transport
- * failure a {@link SecOpsNetworkError} (or its timeout and ambiguous-write kinds), every bad argument a
- * {@link SecOpsInputError}. Messages read `PATCH /v1/directory/u-1 failed (403): <API message>`.
- *
- * Redaction: no error built here ever receives the API key. The only text that comes from outside
- * (the API's `message`, a network error's message) passes through {@link redact}, which removes every
- * secret registered by a live client, so even an API that echoes the bearer token cannot leak it.
+ * Every error the package throws; each class fixes its `name` and owns its stable `code`s (as undici's
+ * `lib/core/errors.js`). Text from outside (the API's `message`, a network error's) passes through
+ * {@link redact}, so even an API that echoes the bearer token cannot leak it.
  */
 
 /** Stable error codes. Match on these, never on message text. */
@@ -36,19 +31,15 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
 const secrets = new Set<string>();
 
-/**
- * Registers a secret (an API key) so that {@link redact} removes it from any text that reaches an
- * error or a log line. (Clients refuse keys shorter than 8 characters, so every key is registered.)
- */
+/** Registers a secret (an API key) for {@link redact} to remove from every error and log line. */
 export function registerSecret(secret: string): void {
   if (secret === "") return;
   for (const form of encodings(secret)) secrets.add(form);
 }
 
 /**
- * Every form in which a server or proxy might echo a secret: plain, URL-encoded (both ways of
- * writing a space), JSON-escaped, and base64 / base64url (with or without padding) of the secret, of
- * the `Bearer <secret>` header value and of the whole `Authorization: Bearer <secret>` header line.
+ * Every form in which a server or proxy might echo a secret: plain, URL-encoded, JSON-escaped, and
+ * base64(url) of the secret, of `Bearer <secret>` and of the whole `Authorization` header line.
  */
 export function encodings(secret: string): string[] {
   const b64 = (s: string) => {
@@ -117,10 +108,7 @@ export type ResponseErrorCode = typeof ErrorCodes.RESPONSE_INVALID | typeof Erro
 /** The mark every SecOpsError carries, the same in every copy of the package (`Symbol.for`). */
 const BRAND = Symbol.for("pulumi-secops.SecOpsError");
 
-/**
- * Base class of every error this package throws: match on `code` (or the subclass), never on the
- * message. Abstract: each subclass owns its codes.
- */
+/** Base class of every error this package throws: match on `code` or the subclass, never the message. */
 export abstract class SecOpsError extends Error {
   /** Stable machine-readable code, e.g. `SECOPS_NOT_FOUND`. */
   readonly code: ErrorCode;
@@ -132,7 +120,7 @@ export abstract class SecOpsError extends Error {
   readonly path?: string;
   /** The API's own error `message`, redacted; absent when the answer had none. */
   readonly apiMessage?: string;
-  /** For input and configuration errors: the argument, option or JSON path at fault, e.g. `filter.healthStatus[0]`. */
+  /** For input, configuration and response errors: the argument, option or JSON path at fault. */
   readonly field?: string;
   /** Seconds the API asked us to wait (its Retry-After), when it said so. */
   readonly retryAfterSeconds?: number;
@@ -166,11 +154,7 @@ export abstract class SecOpsError extends Error {
   }
 }
 
-/**
- * The API answered, and the answer is the error: a non-2xx status (AUTH, FORBIDDEN, NOT_FOUND,
- * CONFLICT, BAD_REQUEST, RATE_LIMITED, SERVER, UNEXPECTED_STATUS), or a route this API does not
- * have (UNSUPPORTED).
- */
+/** The API answered, and the answer is the error: a non-2xx status, or a route it lacks (UNSUPPORTED). */
 export class SecOpsApiError extends SecOpsError {
   declare readonly code: ApiErrorCode;
   constructor(code: ApiErrorCode, message: string, details: SecOpsErrorDetails = {}) {
@@ -195,7 +179,7 @@ export class SecOpsAmbiguousError extends SecOpsError {
     super(ErrorCodes.AMBIGUOUS, message, details);
   }
 }
-/** The API answered 2xx, but the answer cannot be used: it does not fit the schema (RESPONSE_INVALID), or pages stopped adding up (INCOMPLETE). */
+/** An unusable 2xx answer: it does not fit (RESPONSE_INVALID), or pages stop adding up (INCOMPLETE). */
 export class SecOpsResponseError extends SecOpsError {
   declare readonly code: ResponseErrorCode;
   constructor(code: ResponseErrorCode, message: string, details: SecOpsErrorDetails = {}) {
@@ -219,9 +203,8 @@ export class SecOpsConfigError extends SecOpsError {
 export type SafetyErrorCode = typeof ErrorCodes.WRONG_TEAM | typeof ErrorCodes.UNPROVEN;
 
 /**
- * The provider refused to act because acting could harm what it cannot prove is its own, and sent
- * nothing that could: the key belongs to another team than the object (WRONG_TEAM), or which rule an
- * interrupted create made cannot be told from rules it did not make (UNPROVEN; `candidates` names them).
+ * The provider refused to act on what it cannot prove is its own, and sent nothing that could harm it:
+ * the key is another team's (WRONG_TEAM), or an interrupted create's rule cannot be told apart (UNPROVEN).
  */
 export class SecOpsSafetyError extends SecOpsError {
   declare readonly code: SafetyErrorCode;
@@ -267,10 +250,7 @@ export function apiError(
   });
 }
 
-/**
- * True when `err` is a {@link SecOpsError} with the given code, also one made by another copy of this
- * package (two versions in one program's node_modules): they share the brand, not the class.
- */
+/** True for a {@link SecOpsError} (with `code`, if given), also one from another copy of this package. */
 export function isSecOpsError(err: unknown, code?: ErrorCode): err is SecOpsError {
   const branded =
     err instanceof SecOpsError ||

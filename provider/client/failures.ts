@@ -1,7 +1,6 @@
 /**
- * What the caller sees when an attempt fails: the API's error body read into the API-error class, a
- * transport failure into the network or timeout class, a write that may have landed into the
- * ambiguous class. Split from http.ts, which owns the sending and the retry loop.
+ * What the caller sees when an attempt fails: a non-2xx answer as the API-error class, a transport
+ * failure as the network or timeout class, a write that may have landed as the ambiguous class.
  */
 import { CancelledBeforeSend } from "./cancellation";
 import type { Dispatcher } from "undici";
@@ -25,8 +24,8 @@ export interface FailedRequest {
   idempotent: boolean;
 }
 
-/** A non-2xx answer, for {@link failureOf}. */
-export interface FailedAnswer {
+/** One attempt's answer; `done` gives its connection slot back (idempotent). */
+export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData["body"];
@@ -41,13 +40,10 @@ export type MissingRoute = (
   apiMessage: string | undefined,
 ) => "wrong-base-url" | "unsupported" | undefined;
 
-/**
- * Reads a failed response's body (small, lenient) into the error the caller sees. `origin` is the
- * base URL, named when the answer shows it is wrong.
- */
+/** Reads a non-2xx answer's body (small, lenient) into its error; `origin` is named if it is wrong. */
 export async function failureOf(
   spec: FailedRequest,
-  res: FailedAnswer,
+  res: Answer,
   missingRoute: MissingRoute,
   origin: string,
 ): Promise<SecOpsError> {
@@ -62,7 +58,7 @@ export async function failureOf(
   const seconds = retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000);
   const details = { status: res.status, method: spec.method, path: spec.path, apiMessage: body?.message };
   const missing = missingRoute(spec.method, spec.path, res.status, body?.message);
-  // A route the spec shows exists on every SecOps API: whatever answered is not one (issue 32).
+  // A route the spec shows exists on every SecOps API: whatever answered is not one.
   if (missing === "wrong-base-url")
     return new SecOpsApiError(
       ErrorCodes.UNEXPECTED_STATUS,
@@ -101,29 +97,21 @@ export function ambiguous(spec: FailedRequest, what: string, cause: unknown): Se
 /** Maps a thrown transport failure to the error the caller sees. */
 export function transportError(spec: FailedRequest, err: unknown, timeoutMs: number): SecOpsError {
   if (err instanceof SecOpsError) return err;
-  if (err instanceof CancelledBeforeSend)
-    return new SecOpsNetworkError(`${spec.method} ${spec.path}: ${err.message} (not sent)`, {
-      method: spec.method,
-      path: spec.path,
-    });
-  if (err instanceof SlotTimeout)
-    return new SecOpsTimeoutError(`${spec.method} ${spec.path}: ${err.message} (not sent)`, {
-      method: spec.method,
-      path: spec.path,
-    });
+  const where = { method: spec.method, path: spec.path };
+  if (err instanceof CancelledBeforeSend || err instanceof SlotTimeout) {
+    const NotSent = err instanceof SlotTimeout ? SecOpsTimeoutError : SecOpsNetworkError;
+    return new NotSent(`${spec.method} ${spec.path}: ${err.message} (not sent)`, where);
+  }
   const timedOut = isTimeout(err);
   const what = timedOut ? `timed out after ${timeoutMs} ms` : redact(describe(err));
-  const details = { method: spec.method, path: spec.path, cause: err };
+  const details = { ...where, cause: err };
   if (!spec.idempotent && !failedBeforeSend(err))
     return ambiguous(spec, `${spec.method} ${spec.path}: ${what}`, err);
   if (timedOut) return new SecOpsTimeoutError(`${spec.method} ${spec.path}: ${what}`, details);
   return new SecOpsNetworkError(`${spec.method} ${spec.path} failed: ${what}`, details);
 }
 
-/**
- * True for a timeout: the attempt's `AbortSignal.timeout` fired (undici rejects with its reason, a
- * DOMException named TimeoutError), or one of undici's own timeouts (see http.ts `attempt`).
- */
+/** True for a timeout: the attempt's `AbortSignal.timeout` (a DOMException) or one of undici's own. */
 function isTimeout(err: unknown): boolean {
   if (err instanceof DOMException && err.name === "TimeoutError") return true;
   const code = (err as { code?: string })?.code;
@@ -134,6 +122,7 @@ function isTimeout(err: unknown): boolean {
   );
 }
 
+/** A transport failure's message with its code. */
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code;
@@ -141,6 +130,7 @@ function describe(err: unknown): string {
   return code && !msg.includes(code) ? `${msg} (${code})` : msg;
 }
 
+/** A failed attempt's outcome for the debug log. */
 export function errName(err: unknown): string {
   return err instanceof SlotTimeout
     ? "slot timeout"

@@ -1,8 +1,7 @@
 /**
- * The undici transport: keep-alive connections in a bounded pool, a per-attempt timeout that covers
- * waiting for a slot, a concurrency budget shared by every call of one client, one retry loop with
- * backoff that honours Retry-After, and redaction. Nothing here knows the API's operations. undici
- * comes through its public entry, or is the caller's own `Dispatcher` (a MockAgent, a proxy agent).
+ * The undici transport: a bounded keep-alive pool (or the caller's own `Dispatcher`), a per-attempt
+ * timeout that covers waiting for a slot, one concurrency budget per client, one retry loop honouring
+ * Retry-After, and redaction. Nothing here knows the API's operations.
  */
 import { CancelledBeforeSend, cancellation, sendingWrite } from "./cancellation";
 import { PassThrough, type Readable } from "node:stream";
@@ -10,7 +9,7 @@ import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
 import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
 import { SecOpsTimeoutError } from "./errors";
-import { ambiguous, errName, failureOf, transportError, type MissingRoute } from "./failures";
+import { ambiguous, errName, failureOf, transportError, type Answer, type MissingRoute } from "./failures";
 import { randomUUID } from "node:crypto";
 import { undici } from "./lazy";
 import { logger, type Log } from "./log";
@@ -26,12 +25,9 @@ import {
 } from "./retry";
 
 /**
- * Timeouts under this are exact (an `AbortSignal.timeout` per attempt); longer ones are undici's own
- * headers and body timeouts, whose timers tick every half second (up to a second late: under 10% of
- * such a timeout) and cost a request nothing. A signal per attempt costs 0.7x raw undici's CPU per
- * request (`npm run bench`, transport part, at 6fe91fd on the 2-core CI machine, Node 22: 1.8x raw
- * undici instead of 1.1x; an AbortController with a timer costs the same), so the default 30 s
- * timeout does without one.
+ * Timeouts under this are exact (an `AbortSignal.timeout` per attempt); longer ones use undici's own
+ * timers, up to a second late (under 10%) but free, where a signal per attempt costs ~0.7x undici's
+ * own CPU per request (`npm run bench`).
  */
 export const EXACT_BELOW_MS = 10_000;
 
@@ -55,10 +51,7 @@ export interface HttpSettings {
   /** Backoff base and cap for full jitter. */
   backoffBaseMs: number;
   backoffCapMs: number;
-  /**
-   * What a 404/405 says about the route itself: the base URL is wrong, or an assumed route is
-   * missing (routes.ts supplies it: the transport knows no routes).
-   */
+  /** What a 404/405 says about the route itself (from routes.ts: the transport knows no routes). */
   missingRoute: MissingRoute;
 }
 
@@ -78,18 +71,10 @@ export interface RequestSpec {
 /** Turns a 2xx JSON body (undefined when empty) into the caller's value; throws when it does not fit. */
 export type BodyParser<T> = (body: unknown) => T;
 
-interface Attempt {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData["body"];
-  /** Gives back the slot (idempotent). */
-  done: () => void;
-}
-
 /** The transport. One per client; `close()` releases the pool it owns. */
 export class HttpTransport {
-  // Everything that could reach the key (the key itself, the pool and its queued requests' headers)
-  // lives in #private fields: util.inspect, console.log and JSON.stringify never show them.
+  // Whatever could reach the key (the key, the pool and its queued headers) is #private: util.inspect,
+  // console.log and JSON.stringify never show it.
   readonly #apiKey: string;
   readonly #settings: Omit<HttpSettings, "apiKey" | "dispatcher">;
   readonly #dispatcher: Dispatcher;
@@ -104,7 +89,6 @@ export class HttpTransport {
     this.#apiKey = apiKey;
     this.#settings = rest;
     this.#ownsDispatcher = dispatcher === undefined;
-    // Keep-alive with at most maxConcurrency sockets per origin: 1,000 concurrent creates reuse them.
     this.#dispatcher =
       dispatcher ??
       new (undici().Agent)({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
@@ -113,18 +97,14 @@ export class HttpTransport {
     this.#log = logger();
   }
 
-  /**
-   * Sends a request and returns its parsed, validated body. One loop re-sends on a retryable status,
-   * a transport failure, or an unusable 2xx body (idempotent requests only), within one attempt
-   * budget: a call never sends more than maxRetries + 1 requests.
-   */
+  /** Sends a request and returns its parsed body; never more than maxRetries + 1 requests. */
   json<T>(spec: RequestSpec, parse: BodyParser<T>): Promise<T> {
     return this.call(spec, async (res) => {
       try {
         try {
           checkDeclaredLength(res.headers, this.#settings.maxResponseBytes, spec);
         } catch (err) {
-          // Not read: the connection is not kept for a body nobody will drain (its abort error is expected).
+          // Not read: the connection is dropped rather than drained (its abort error is expected).
           res.body.once("error", () => undefined).destroy();
           throw err;
         }
@@ -138,10 +118,8 @@ export class HttpTransport {
   }
 
   /**
-   * Sends a request and returns the response body as a stream, never buffered. The slot is held until
-   * the stream ends, fails or is destroyed (destroying it unread is fine: no error is emitted). Body
-   * failures arrive as SecOpsError. An idle stream fails after `timeoutMs` without data; `deadlineMs`,
-   * when given, bounds the whole call (a slow trickle cannot run forever).
+   * Sends a request and returns the body as a stream, holding the slot until it ends, fails (with a
+   * SecOpsError) or is destroyed. `timeoutMs` bounds each idle gap; `deadlineMs` the whole download.
    */
   stream(spec: RequestSpec, deadlineMs?: number): Promise<Readable> {
     const started = Date.now();
@@ -149,7 +127,7 @@ export class HttpTransport {
   }
 
   /** A streamed answer's body, ending with an error when `deadlineMs` from `started` has passed. */
-  private piped(spec: RequestSpec, res: Attempt, started: number, deadlineMs?: number): Readable {
+  private piped(spec: RequestSpec, res: Answer, started: number, deadlineMs?: number): Readable {
     const body = res.body as unknown as Readable;
     const out = new PassThrough();
     const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
@@ -189,19 +167,13 @@ export class HttpTransport {
 
   /**
    * The one retry loop: attempts until `onSuccess` returns, a failure is final, or the budget is spent.
-   * `streaming`: the body is handed on as a stream (see {@link HttpTransport.attempt}).
-   *
-   * Not undici's RetryAgent (tried for issue 41 with undici 7.30): its options feed only its default
-   * `retry` callback, which cannot state our rules (idempotency per request, not per method; a
-   * Retry-After beyond the cap ends the retries, where undici waits maxTimeout; wall-clock waits), so
-   * a callback of ours held this whole decision anyway. Its retries re-send the same options inside
-   * one dispatch (`this.dispatch(this.opts, this)`), so an attempt can neither have a deadline of its
-   * own (an aborted one is never retried) nor give its slot back while it waits. http.test.ts pins
-   * both.
+   * Not undici's RetryAgent: it re-sends inside one dispatch, so an attempt could neither have its own
+   * deadline nor give its slot back while it waits (http.test.ts pins both), and its `retry` callback
+   * would have to hold all of our rules anyway (idempotency per request, a too-long Retry-After ends).
    */
   private async call<T>(
     spec: RequestSpec,
-    onSuccess: (res: Attempt) => Promise<T>,
+    onSuccess: (res: Answer) => Promise<T>,
     streaming = false,
   ): Promise<T> {
     const attempts = this.#settings.maxRetries + 1;
@@ -211,7 +183,7 @@ export class HttpTransport {
     const requestId = randomUUID();
     for (let attempt = 1; ; attempt++) {
       const started = Date.now();
-      let res: Attempt;
+      let res: Answer;
       try {
         res = await this.attempt(spec, requestId, streaming);
       } catch (err) {
@@ -250,13 +222,11 @@ export class HttpTransport {
   }
 
   /**
-   * One attempt: waits for a slot and the answer within timeoutMs. Under {@link EXACT_BELOW_MS}, an
-   * `AbortSignal.timeout` of what is left after the wait bounds the headers and a JSON body together;
-   * from it on, undici's own timers do: the headers within what is left, then each gap in the body
-   * within timeoutMs. A stream is never given the signal (it could not be dropped once the headers
-   * are in): undici's timers bound it, and its body timeout is the idle timeout.
+   * One attempt: a slot and the answer within timeoutMs. Under {@link EXACT_BELOW_MS} a signal bounds
+   * the headers and a JSON body together; else undici's timers do (headers, then each body gap). A
+   * stream never gets the signal: it could not be dropped once its headers are in.
    */
-  private async attempt(spec: RequestSpec, requestId: string, streaming: boolean): Promise<Attempt> {
+  private async attempt(spec: RequestSpec, requestId: string, streaming: boolean): Promise<Answer> {
     const started = Date.now();
     const cancel = cancellation();
     if (cancel?.aborted) throw new CancelledBeforeSend();

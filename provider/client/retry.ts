@@ -1,7 +1,4 @@
-/**
- * Retry policy: which failures are retried, and when. Exponential backoff with full jitter
- * (AWS architecture blog), never earlier than the server's Retry-After.
- */
+/** Retry policy: which failures are retried, and when (full-jitter backoff, never before Retry-After). */
 import { CancelledBeforeSend } from "./cancellation";
 
 /** Statuses worth another attempt: rate limiting and transient gateway/availability failures. */
@@ -42,10 +39,7 @@ export function failedBeforeSend(err: unknown): boolean {
   return code !== undefined && NOT_SENT_CODES.has(code);
 }
 
-/**
- * Parses a Retry-After header (delta-seconds or HTTP-date) into milliseconds from `now`.
- * Returns undefined when absent or unparseable; never negative.
- */
+/** A Retry-After header (delta-seconds or HTTP-date) in ms from `now`, never negative; else undefined. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === "") return undefined;
@@ -64,19 +58,14 @@ export function backoffMs(
   return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 }
 
-/**
- * Resolves after `ms` milliseconds, on the global `setTimeout` (not `node:timers/promises`): the tests
- * of Retry-After run it on jest's fake timers and make it fire early.
- */
+/** Resolves after `ms` ms, on the global `setTimeout`: the Retry-After tests run it on jest's fake timers. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
- * Resolves once the wall clock has reached `deadline` (epoch ms). A timer alone is not enough: Node
- * measures timers from the event loop's cached time, which lags the real clock by however long the
- * current turn has run, so `setTimeout(f, 1000)` can fire a few milliseconds before `Date.now()` has
- * moved 1000 ms (seen on Node 24 in the fault soak as a retry that arrived before Retry-After).
+ * Resolves once the wall clock has reached `deadline` (epoch ms). A timer alone can fire a few ms early:
+ * Node measures it from the event loop's cached time, which lags the real clock.
  */
 export async function sleepUntil(deadline: number): Promise<void> {
   for (let left = deadline - Date.now(); left > 0; left = deadline - Date.now()) await sleep(left);
@@ -97,10 +86,7 @@ export class Budget {
 
   constructor(readonly limit: number) {}
 
-  /**
-   * Waits for a slot, at most `timeoutMs` (then rejects with {@link SlotTimeout}); the returned
-   * function gives the slot back (idempotent).
-   */
+  /** Waits at most `timeoutMs` for a slot (else {@link SlotTimeout}); the result gives it back. */
   async acquire(timeoutMs = Infinity, signal?: AbortSignal): Promise<() => void> {
     const now = this.tryAcquire();
     if (now) return now;
