@@ -1,8 +1,6 @@
 /**
- * Every assumption about what the API spec hides (routes, JSON and query names, paging, roles,
- * success codes, multipart names, CSV columns), as one table of data. `routes.ts` takes its values
- * from here, the simulator serves an assumed route only outside `--strict-spec` because it is listed
- * here, and a test checks the table of docs/assumptions.md row by row against this one.
+ * Every assumption about what the API spec hides, as one table of data: `routes.ts` reads its values,
+ * the simulator's `--strict-spec` drops its routes, and a test checks docs/assumptions.md against it.
  */
 
 /** A route the spec does not show. */

@@ -1,10 +1,7 @@
 /**
- * Requests made on someone's behalf end with that someone: the plugin runs each gRPC call in a scope
- * of its own, and when the engine cancels the call (its deadline passed, or it went away), the
- * requests of that call still waiting to be sent are never sent. Once the call has sent a write, the
- * scope no longer cancels anything: what follows a write (the list that reconciles an ambiguous PUT,
- * the PATCH that finishes a create) runs to its end, so a write's outcome is always known and
- * recorded. A load that other callers share runs {@link shared}, outside any one caller's scope.
+ * The plugin runs each gRPC call in a scope of its own: when the engine cancels the call, its requests
+ * not yet sent are never sent. Once it has sent a write nothing is cancelled any more, so what follows
+ * a write (reconciling an ambiguous PUT, finishing a create) runs to its end and its outcome is known.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 

@@ -1,7 +1,4 @@
-/**
- * Streaming the CSV export to a file: `<path>.partial`, renamed when complete, the folder checked
- * before anything is sent, progress reported per chunk.
- */
+/** Streaming the CSV export to a file (see {@link SecOpsClient.exportCasesCsvToFile}). */
 import { createWriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
@@ -19,7 +16,7 @@ async function checkFolder(path: string): Promise<void> {
   if (!info?.isDirectory()) throw new SecOpsInputError("path", `the folder ${folder} does not exist`);
 }
 
-/** Streams `open()`'s export to `path` (see {@link SecOpsClient.exportCasesCsvToFile}). */
+/** Streams `open()`'s export to `path`, checking the folder before anything is sent. */
 export async function exportToFile(
   path: string,
   options: CsvExportToFileOptions | ((bytes: number) => void),

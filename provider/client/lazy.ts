@@ -1,7 +1,6 @@
 /**
  * Modules loaded on first use, so `require("pulumi-secops")` costs little more than @pulumi/pulumi
- * itself: zod and the schemas (validation) and undici (the transport) load with the first client or
- * request. Every module typed here sits below this one (none of them imports it): no import circle.
+ * itself. None of them imports this one: no import circle.
  */
 import type * as Validation from "./validate";
 import type * as Undici from "undici";

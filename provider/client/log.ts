@@ -1,6 +1,6 @@
 /**
- * Debug logging, off unless `SECOPS_LOG=debug` (read once, when a client is made). Lines carry method,
- * path, outcome, attempt and duration: never headers, bodies or query values that could hold a secret.
+ * Debug logging, off unless `SECOPS_LOG=debug` (read when a client is made): method, path, outcome,
+ * attempt and duration, never headers, bodies or query values that could hold a secret.
  */
 import { redact } from "./errors";
 

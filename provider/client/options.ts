@@ -1,7 +1,4 @@
-/**
- * Construction options of SecOpsClient, validated up front with short messages that name the option
- * (apiKey and baseUrl by the rules of settings.ts).
- */
+/** SecOpsClient's options, validated at construction with short messages naming the option. */
 import type { Dispatcher } from "undici";
 import { SecOpsConfigError, registerSecret } from "./errors";
 import type { HttpSettings } from "./http";
@@ -18,9 +15,9 @@ export interface SecOpsClientOptions {
    */
   baseUrl: string;
   /**
-   * Per-attempt timeout in milliseconds, counted from the wait for a connection slot: under 10 s
-   * exact, for the headers and a JSON body together; from 10 s, for the headers and then each gap in
-   * the body, and up to a second late (undici's own timers). Default 30000.
+   * Per-attempt timeout in milliseconds, counted from the wait for a connection slot: under 10 s exact,
+   * for the headers and a JSON body; from 10 s, for the headers and then each body gap, up to 1 s late.
+   * Default 30000.
    */
   timeoutMs?: number;
   /** Retries after the first attempt for retryable failures. Default 4. */
@@ -41,7 +38,7 @@ export interface SecOpsClientOptions {
   retryMaxDelayMs?: number;
 }
 
-/** Every option name, for the unknown-option check. */
+/** Every option name: others are refused. */
 const KNOWN_OPTIONS = [
   "apiKey",
   "baseUrl",

@@ -1,7 +1,6 @@
 /**
- * Every route, query name, JSON name and rule the client uses, in one place. What the API spec does
- * not show comes from the assumptions table (`assumptions.ts`, also in docs/assumptions.md); the simulator's
- * `--strict-spec` mode switches those off so that the provider's degraded behaviour is tested too.
+ * Every route, query name, JSON name and rule the client uses. What the API spec does not show comes
+ * from the assumptions table (`assumptions.ts`, docs/assumptions.md).
  */
 import { assumed } from "./assumptions";
 
@@ -31,41 +30,33 @@ export const routes = {
   casesExportCsv: () => "/v1/cases/export/csv",
 } as const;
 
-/** Query and JSON names the spec hides. */
+/** Query and JSON names the spec hides (ASSUMPTIONS). */
 export const names = {
-  /**
-   * ASSUMPTION: the JSON name of the sort direction in the integration-count body and the query name
-   * of the sort direction on threat indicators (spec: "not shown"). `orderDir` is the name public
-   * client code for this API uses.
-   */
+  /** The sort direction (count body, indicators query): `orderDir`, as public client code has it. */
   sortDirection: assumed("names.sortDirection").name,
-  /** ASSUMPTION: the JSON name of the service-provider scope in the integration-count body. */
+  /** The service-provider scope in the integration-count body. */
   serviceProviderScope: assumed("names.serviceProviderScope").name,
-  /** ASSUMPTION: the page-number query parameter on threat indicators (1-based, like `page` in count). */
+  /** The page-number query parameter on threat indicators. */
   page: assumed("paging.indicators").page,
-  /** ASSUMPTION: the page-size query parameter on threat indicators (same name as `size` in count). */
+  /** The page-size query parameter on threat indicators. */
   pageSize: assumed("paging.indicators").pageSize,
 } as const;
 
 /** Paging rules the spec hides. */
 export const paging = {
-  /** ASSUMPTION: the server accepts this page size (it may return fewer; the client follows totalCount). */
+  /** ASSUMPTION: the page size asked (the server may return fewer; the client follows totalCount). */
   pageSize: assumed("paging.indicators").size,
-  /** Hard ceiling on pages fetched for one list, so a misbehaving server cannot loop us forever. */
+  /** Most pages fetched for one list, so a misbehaving server cannot loop forever. */
   maxPages: 10_000,
 } as const;
 
 /** Role rules the spec hides ("Which role may call which operation: not shown"). */
 export const roles = {
-  /** ASSUMPTION: roles that may write (PUT/PATCH/DELETE). VIEWER keys get 403 on writes. */
+  /** ASSUMPTION: roles that may write (PUT/PATCH/DELETE). */
   writers: assumed("roles.writers").writers as readonly string[],
 } as const;
 
-/**
- * ASSUMPTION: how the service answers a route it does not have. NestJS-style services answer
- * `404 {"message":"Cannot GET /path"}`; the client turns that into `SECOPS_UNSUPPORTED` so that a
- * missing assumed route (strict-spec mode) is never mistaken for a missing object.
- */
+/** ASSUMPTION: true for the API's answer to a route it lacks (`Cannot GET /path`), never a missing object. */
 export function unknownRoute(apiMessage: string | undefined): boolean {
   return apiMessage !== undefined && UNKNOWN_ROUTE.test(apiMessage);
 }
@@ -85,16 +76,14 @@ export const SPEC_ROUTES: readonly { method: string; path: string }[] = [
 
 const SPEC_PATTERNS = SPEC_ROUTES.map((r) => ({
   method: r.method,
-  /** A template without a parameter names no object: a 404 there can only mean "no such route". */
+  // A template without a parameter names no object: a 404 there can only mean "no such route".
   fixed: !r.path.includes("{"),
   re: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
 }));
 
 /**
- * What a 404 or 405 says about the route itself rather than an object: `"wrong-base-url"` when the
- * route is one the spec shows (it exists on every SecOps API, so whatever answered is not one: `GET
- * /v1/auth/me` answered 404, or any spec route answered "Cannot PATCH /..."), `"unsupported"` when an
- * assumed route is unknown to this API (strict-spec), undefined when the answer is about an object.
+ * What a 404 or 405 says about the route rather than an object: `"wrong-base-url"` when a spec route
+ * is missing (every SecOps API has it), `"unsupported"` when an assumed one is, else undefined.
  */
 export function missingRoute(
   method: string,
@@ -110,11 +99,5 @@ export function missingRoute(
   return unknown ? "unsupported" : undefined;
 }
 
-/**
- * Multipart layout of PATCH /v1/timeline/comments/{id}. The spec lists `content` (text part), `files`
- * (text part) and `files.items` (file parts) and hides the meaning of the `files` part.
- * ASSUMPTION: when attachments are to be replaced, a text part `files` carries a JSON array of the
- * new attachments' file names (`[]` removes them all) and each file is a file part named `files`.
- * Without the text part the attachments are left as they are.
- */
+/** ASSUMPTION: the multipart part names of PATCH /v1/timeline/comments/{id} (see the table). */
 export const multipart = assumed("multipart.comment");

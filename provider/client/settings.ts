@@ -1,7 +1,6 @@
 /**
  * The two connection settings, `apiKey` and `baseUrl`: where they are set, their rules and every
- * message about them. SecOpsClient's options, the provider's config (provider/config.ts), the
- * plugin's CheckConfig and Configure and the functions' options all check them here.
+ * message about them, for the client, the provider's config, the plugin and the functions alike.
  */
 import { SecOpsConfigError } from "./errors";
 
@@ -70,9 +69,8 @@ function shown(value: unknown): string {
 }
 
 /**
- * Checks the base URL and returns its origin, the only part the client uses: an absolute http(s) URL
- * (https unless the host is loopback), without credentials, query, fragment or path. A path is
- * refused rather than kept: every route would be wrong (issue 32).
+ * Checks the base URL and returns its origin: an absolute https URL (http for loopback hosts) without
+ * credentials, query, fragment or path (refused, not dropped: every route would be wrong).
  */
 export function checkBaseUrl(baseUrl: unknown): string {
   const fail = (message: string) => new SecOpsConfigError(message, "baseUrl");

@@ -1,13 +1,8 @@
 /**
- * The public types of the API's objects. Those of the objects themselves are written by the build from
- * the zod schemas that validate them (api-types.ts, generated); here are the known values of the open
- * enumerations (plain constants: the schemas import them, and importing them loads no zod), the
- * helper types, and the options of the CSV export.
+ * The public types: the API's objects (generated into api-types.ts from the schemas), the known values
+ * of the enumerations (plain constants: importing them loads no zod), and helper and option types.
  */
-/**
- * An open enumeration: the values the spec lists, or any other string. The spec shows only some
- * values of most enums; unknown values are kept, never rejected.
- */
+/** An open enumeration: the values the spec lists, or any other string (kept, never rejected). */
 export type OpenEnum<T extends string> = T | (string & {});
 
 /**

@@ -1,12 +1,8 @@
-/**
- * Every zod use of the client in one module, loaded on the first call (see lazy.ts): requiring the
- * package stays cheap, and validation code loads only when something is validated.
- */
+/** Every zod use of the client in one module, loaded on the first call (see lazy.ts). */
 import { z } from "zod";
 import { parseInput } from "./schemas";
 import { SORT_DIRECTIONS, type CsvExportOptions } from "./types";
 
-// What the client validates with (its only way to the schemas: see lazy.ts).
 export {
   directoryUserListSchema,
   directoryUserSchema,

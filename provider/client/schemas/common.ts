@@ -1,9 +1,6 @@
 /**
- * Building blocks shared by every schema. The spec's conventions drive them:
- * - "Unless marked required, a field may be absent or null": optional fields are `nullish`.
- * - Unknown keys are kept (`looseObject`): the API may add fields and users may rely on them.
- * - Enumerations are open: the spec lists only some values, so any string is accepted
- *   and kept; the known values are exported for documentation and for request validation only.
+ * Building blocks shared by every schema, after the spec's conventions: optional fields may be absent
+ * or null (`nullish`), unknown keys are kept (`looseObject`), and enumerations are open.
  */
 import { z } from "zod";
 import { ErrorCodes, SecOpsInputError, SecOpsResponseError } from "../errors";
@@ -38,9 +35,8 @@ export const optObject = z.record(z.string(), z.unknown()).nullish();
 export const optStrings = z.array(z.string()).nullish();
 
 /**
- * An open enumeration: typed as the known values or any other string, validated as a string.
- * Unknown values are kept so a new server-side value never breaks a deployment. The known values are
- * its `knownValues` metadata (the public types list them).
+ * An open enumeration: typed as the known values (its `knownValues` metadata) or any other string, so
+ * a new server-side value never breaks a deployment.
  */
 export function openEnum<const T extends readonly string[]>(known: T): z.ZodType<T[number] | (string & {})> {
   return z.string().meta({ knownValues: known }) as unknown as z.ZodType<T[number] | (string & {})>;
@@ -107,9 +103,8 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, name:
 }
 
 /**
- * An identifier that goes into a path. Refused before any request: empty or whitespace-only ids, ids
- * that are or decode to dot segments (`.`, `..`, `%2e%2e`: they would turn `/v1/directory/{id}` into
- * another route), and strings with lone surrogates (they cannot be encoded into a URL).
+ * An identifier that goes into a path: not blank, not (decoding to) a dot segment, which would address
+ * another route, and without lone surrogates, which cannot be encoded into a URL.
  */
 export const idSchema = z
   .string({ error: "must be a non-empty string" })

@@ -1,7 +1,4 @@
-/**
- * The zod schemas of the API's resources and the two parsers built on them. Internal: the public
- * types (`../api-types.ts`) are written from every exported `<name>Schema` with a description.
- */
+/** The API's zod schemas and parsers; `../api-types.ts` is written from each described `<name>Schema`. */
 export { idSchema, jsonPath, parseInput, parseResponse } from "./common";
 export { identitySchema } from "./identity";
 export {
