@@ -1,10 +1,7 @@
 /**
- * Where the API key and base URL come from. Precedence: explicit options > stack config
- * (`secops:apiKey`, `secops:baseUrl`) > environment (SECOPS_API_KEY, SECOPS_BASE_URL), except that a
- * named (explicit) native provider takes its key from its own arguments only: falling back to the
- * environment is how a misspelt `apikey` wrote into another team (issue 32). Its base URL still
- * falls back to SECOPS_BASE_URL. Clients are shared per connection settings, so many resources and
- * function calls reuse one pool.
+ * Where the API key and base URL come from: explicit options > stack config > environment, except
+ * that a named provider's key comes from its own arguments only (an environment fallback is how a
+ * misspelt `apikey` wrote into another team). One shared client per connection settings.
  */
 import { SecOpsClient } from "./client/client";
 import { SecOpsConfigError } from "./client/errors";
@@ -17,7 +14,6 @@ import {
 } from "./client/settings";
 import { createHash } from "node:crypto";
 
-// The settings' names and rules live in client/settings.ts; these are this module's public names.
 export { CONFIG_KEYS, ENV_VARS };
 
 /** Connection settings. */
@@ -35,9 +31,8 @@ export interface ConnectionOptions {
 }
 
 /**
- * Resolves settings from explicit values, then a config lookup, then the environment.
- * `namedProvider` is the name of an explicit provider: its key never comes from the environment.
- * Throws SECOPS_CONFIG saying how to set what is missing.
+ * Resolves settings from explicit values, then a config lookup, then the environment (never the key
+ * of `namedProvider`, an explicit provider). Throws SECOPS_CONFIG saying how to set what is missing.
  */
 export function resolveSettings(
   explicit: ConnectionOptions = {},
@@ -59,9 +54,8 @@ export function resolveSettings(
 }
 
 /**
- * The problems of the settings a provider without explicit ones would use (stack config, else the
- * environment), each naming where the value was set; undefined when every setting present passes.
- * Missing settings are not problems here: a preview works without them.
+ * The problems of the settings a provider without explicit ones would use, each naming where it was
+ * set; undefined when all present pass (a missing one is no problem: a preview works without it).
  */
 export function configuredSettingsProblem(
   fromConfig: (key: string) => string | undefined,

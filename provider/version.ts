@@ -1,8 +1,3 @@
-/**
- * The package version, from package.json. The require is static (`../package.json` from both
- * `provider/` and `dist/`) so the plugin bundle carries the file; a version that is not semver is an
- * error at load, never a silent default (GetPluginInfo would report it to the engine).
- */
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 /** Checks a version read from package.json. */
@@ -13,5 +8,8 @@ export function checkedVersion(manifest: { version?: unknown }): string {
   return v;
 }
 
-/** This package's version, e.g. `0.1.0`. */
+/**
+ * This package's version, e.g. `0.1.0`. The require is static so the plugin bundle carries the file;
+ * a version that is not semver fails at load rather than reach the engine through GetPluginInfo.
+ */
 export const VERSION = checkedVersion(require("../package.json") as { version?: unknown });
