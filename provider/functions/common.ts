@@ -1,7 +1,4 @@
-/**
- * Connection for data-source functions. They run in the program process (dynamic providers have
- * no invoke), so they share one client per connection settings and are cheap to call many times.
- */
+/** Connection for data-source functions: they run in the program's process, one client per settings. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import { SecOpsInputError } from "../client/errors";
@@ -9,10 +6,7 @@ import { didYouMean } from "../client/options";
 import { notNonEmptyString } from "../client/settings";
 import { clientFor, resolveSettings, type ConnectionOptions } from "../config";
 
-/**
- * The program SDK, loaded when a program calls a function, not when this module loads: the native
- * plugin shares the functions' bodies and must start without it (issue 22).
- */
+/** The program SDK, loaded at the first call: the native plugin shares these bodies and starts without it. */
 export const sdk = (): typeof pulumi => require("@pulumi/pulumi") as typeof pulumi;
 
 /** Each field of `T` may be a `pulumi.Input` (an Output, a promise or a plain value). */
@@ -21,10 +15,7 @@ export type InputFields<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 /** Options every function takes: explicit connection settings (else stack config, else env). */
 export type FunctionOptions = ConnectionOptions;
 
-/**
- * Explicit options are checked, never ignored: a wrong type, an empty string or an unknown name fails
- * with SECOPS_INVALID_INPUT instead of silently falling back to another key.
- */
+/** Explicit options fail when wrong (SECOPS_INVALID_INPUT), never silently falling back to another key. */
 function checkFunctionOptions(opts: unknown): FunctionOptions {
   if (opts === undefined) return {};
   if (opts === null || typeof opts !== "object" || Array.isArray(opts))

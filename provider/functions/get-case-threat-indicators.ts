@@ -55,10 +55,7 @@ export const definition: FunctionDefinition = {
   call: (client, args) => caseThreatIndicators(client, args as unknown as GetCaseThreatIndicatorsArgs),
 };
 
-/**
- * All indicators of a case, every page. If the server stops making progress before `totalCount`
- * it fails with SECOPS_INCOMPLETE rather than return a silent subset.
- */
+/** All indicators of a case, every page; SECOPS_INCOMPLETE rather than a silent subset. */
 export async function getCaseThreatIndicators(
   args: GetCaseThreatIndicatorsArgs,
   opts?: FunctionOptions,

@@ -47,10 +47,7 @@ export const definition: FunctionDefinition = {
   call: (client, args) => integrationCount(client, args as IntegrationFilter),
 };
 
-/**
- * Counts integrations matching `args` (POST /v1/integration/count). Invalid arguments fail before
- * any request with SECOPS_INVALID_INPUT naming the argument, e.g. `filter.healthStatus[0]`.
- */
+/** Counts integrations matching `args`; invalid ones fail before any request (SECOPS_INVALID_INPUT). */
 export async function getIntegrationCount(
   args: IntegrationFilter = {},
   opts?: FunctionOptions,

@@ -1,7 +1,4 @@
-/**
- * Every data source the provider has, by its definition: what the plugin serves as invokes and what
- * `npm run build` writes into the package schema.
- */
+/** Every data source's definition: what the plugin serves as invokes and the build writes into the schema. */
 import type { FunctionDefinition } from "../resources/framework/definition";
 import * as identity from "./get-identity";
 import * as integrationCount from "./get-integration-count";

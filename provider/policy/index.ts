@@ -1,12 +1,7 @@
 /**
- * `pulumi-secops/policy`: the guardrails policy pack (`@pulumi/policy`), run by Pulumi's engine at
- * `preview` and `up` (`--policy-pack`) and on a state file by `pulumi policy analyze`. It works for
- * the native resources (`secops:index:<Name>`) and the dynamic ones
- * (`pulumi-nodejs:dynamic/secops:<Name>`). The package's `policy-pack/` folder is the runnable pack
- * (docs/policy.md): `pulumi preview --policy-pack node_modules/pulumi-secops/policy-pack/pulumi-analyzer-secops`.
- *
- * Importing this module starts nothing; {@link servePolicyPack} serves the pack, and {@link policies}
- * can be put into a pack of one's own.
+ * `pulumi-secops/policy`: the guardrails policy pack (`@pulumi/policy`) over native and dynamic
+ * resources; the package's `policy-pack/` folder is the runnable pack (docs/policy.md). Importing this
+ * starts nothing: {@link servePolicyPack} serves the pack; {@link policies} fit into a pack of one's own.
  */
 import { PolicyPack, type Policies } from "@pulumi/policy";
 import { PACK_NAME } from "./meta";
@@ -42,10 +37,8 @@ export const policies: Policies = [
 ];
 
 /**
- * Serves the pack: `@pulumi/policy` starts its Analyzer gRPC server and prints the port on stdout's
- * first line, as the engine expects of an analyzer plugin. One pack per process. The pack's version
- * is read from `package.json` in the working directory (`@pulumi/policy` does so): the runnable
- * folder's entry changes to the package's root first.
+ * Serves the pack (`@pulumi/policy`'s Analyzer server; one pack per process). Its version is read from
+ * `package.json` in the working directory, so the runnable folder's entry changes to the package root.
  */
 export function servePolicyPack(): PolicyPack {
   return new PolicyPack(PACK_NAME, {

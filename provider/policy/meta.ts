@@ -8,11 +8,7 @@ export const PACK_NAME = "pulumi-secops";
 /** A policy as declared: `specification` is the rule it enforces, in one sentence. */
 type Declared<P> = Omit<P, "framework"> & { specification: string; tags: string[] };
 
-/**
- * A policy of the pack: tagged `secops`, and with the framework tag (`@pulumi/policy` 1.18+) of the
- * pack's own guardrails, versioned with the package; its `reference` is the policy's section of the
- * package's docs/policy.md.
- */
+/** A policy of the pack: tagged `secops`, with the pack's framework tag and its docs/policy.md section. */
 export function guardrail<P extends ResourceValidationPolicy | StackValidationPolicy>(
   declared: Declared<P>,
 ): P {

@@ -1,7 +1,4 @@
-/**
- * The per-resource policies: each reads one resource's checked inputs, as the engine's `Analyze`
- * sends them before the resource's step runs (preview, up, and `pulumi policy analyze`).
- */
+/** The per-resource policies: each reads one resource's checked inputs (the engine's `Analyze`). */
 import type { ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
 import { HVA_SEARCH_FIELDS } from "../client/types";
 import { guardrail } from "./meta";

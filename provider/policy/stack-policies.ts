@@ -1,8 +1,6 @@
 /**
- * The stack-wide policies: they see every resource of the stack at once (the engine's
- * `AnalyzeStack`, with outputs), which no provider does (a provider sees one resource at a time, one
- * team per plugin process). "One live object, one resource" (STYLE.md) is refused here for every
- * team of the stack, across providers too once a team is known (see `teamsOf` in ./stack.ts).
+ * The stack-wide policies: they see every resource's outputs at once (the engine's `AnalyzeStack`),
+ * which no provider does, so "one live object, one resource" is enforced here across providers too.
  */
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { guardrail } from "./meta";
@@ -71,10 +69,8 @@ export const userDeclaredOnce = guardrail<StackValidationPolicy>({
 });
 
 /**
- * The rules whose inputs ask `adoptExisting`, by URN. The outputs the stack check gets do not carry
- * that input, so the per-resource half of {@link adoptUndeclaredOnly} records it: the engine calls
- * `Analyze` for every resource before `AnalyzeStack`, in the same pack process (preview, up, and
- * `pulumi policy analyze`, which sends the state's inputs).
+ * The rules whose inputs ask `adoptExisting`, by URN: the stack check's outputs lack that input, so
+ * the per-resource half records it (the engine calls `Analyze` before `AnalyzeStack`, in one process).
  */
 const adopting = new Map<string, boolean>();
 
@@ -120,10 +116,8 @@ export interface DisabledRuleAgeConfig {
 const DAY_MS = 86_400_000;
 
 /**
- * Advisory: a rule disabled for longer than `maxDisabledDays`. The age is read from the rule's
- * `disabledAt` output (an ISO 8601 time) where the state has one: the engine gives a policy pack no
- * timestamps of its own (Pulumi 3.274.1's AnalyzerResource has no created or modified time), so a
- * rule without `disabledAt` is not judged.
+ * Advisory: a rule disabled for longer than `maxDisabledDays`, by its `disabledAt` output; the engine
+ * gives a pack no timestamps of its own, so a rule without one is not judged.
  */
 export const disabledRuleAge = guardrail<StackValidationPolicy>({
   name: "secops-disabled-rule-age",

@@ -1,13 +1,7 @@
 /**
- * What the policies read of what the engine sends, for both front-ends: the native types
- * (`secops:index:<Name>`) and the dynamic ones (`pulumi-nodejs:dynamic/secops:<Name>`), and a
- * resource's team.
- *
- * The engine sends a per-resource `Analyze` the resource's checked inputs, and the stack check
- * (`AnalyzeStack`) every resource's outputs with its provider's inputs (Pulumi 3.274.1,
- * `step_generator.go` and `analyze_snapshot.go`): a value not known yet (a create's `teamId` during
- * preview) arrives as unknown, which `@pulumi/policy` turns into an error on access. {@link read}
- * gives {@link UNKNOWN} instead, so one unknown value never stops a whole policy.
+ * What the policies read of what the engine sends, for both front-ends' types, and a resource's team.
+ * A value not known yet (a create's `teamId` in preview) throws on access in `@pulumi/policy`:
+ * {@link read} gives {@link UNKNOWN} instead, so one unknown value never stops a whole policy.
  */
 import type { PolicyProviderResource, PolicyResource } from "@pulumi/policy";
 import { dynamicType } from "../resources/framework/definition";
@@ -70,12 +64,9 @@ function providerLabel(p: PolicyProviderResource | undefined): string {
 }
 
 /**
- * The team of each resource of a stack. In order: the resource's own `teamId` output (known once it
- * exists); a `teamId` its provider carries (the provider's inputs, as the engine sends them; none
- * does in this version); the team another resource of the same provider recorded (a provider never
- * changes team: its DiffConfig refuses a key of another team). Else the provider itself: resources
- * of one provider instance are of one team, and two providers are told to be one team only by a
- * team either of them shows, never by comparing keys.
+ * The team of each resource: its own `teamId` output, else one its provider carries, else one another
+ * resource of that provider shows (a provider never changes team), else the provider itself. Two
+ * providers are one team only by a team they show, never by comparing keys.
  */
 export function teamsOf(resources: readonly PolicyResource[]): (r: PolicyResource) => Team {
   const byProvider = new Map<string, string>();
