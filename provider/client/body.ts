@@ -67,11 +67,7 @@ export function parseJson(text: string, contentType: unknown, status: number, sr
     throw new SecOpsResponseError(
       ErrorCodes.RESPONSE_INVALID,
       `${src.method} ${src.path}: response is not JSON (${kind})`,
-      {
-        method: src.method,
-        path: src.path,
-        status,
-      },
+      { method: src.method, path: src.path, status },
     );
   }
 }

@@ -223,7 +223,7 @@ export class SecOpsClient {
    * `deadlineMs` bounds the whole download; `timeoutMs` only the gaps between chunks.
    */
   async exportCasesCsv(options: CsvExportOptions = {}): Promise<Readable> {
-    const { deadlineMs } = V().exportOptions(options);
+    const { deadlineMs } = V().parseInput(V().csvExportOptionsSchema, options, "options");
     return this.#http.stream({ method: "POST", path: routes.casesExportCsv(), idempotent: true }, deadlineMs);
   }
 

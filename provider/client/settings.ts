@@ -74,12 +74,7 @@ function shown(value: unknown): string {
  */
 export function checkBaseUrl(baseUrl: unknown): string {
   const fail = (message: string) => new SecOpsConfigError(message, "baseUrl");
-  let url: URL | undefined;
-  try {
-    url = typeof baseUrl === "string" ? new URL(baseUrl) : undefined;
-  } catch {
-    url = undefined;
-  }
+  const url = typeof baseUrl === "string" && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || !url.hostname)
     throw fail(`${BASE_URL_FORM} (got ${shown(baseUrl)})`);
   if (url.protocol !== "https:" && !isLoopback(url.hostname))

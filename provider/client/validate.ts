@@ -1,7 +1,6 @@
 /** Every zod use of the client in one module, loaded on the first call (see lazy.ts). */
 import { z } from "zod";
-import { parseInput } from "./schemas";
-import { SORT_DIRECTIONS, type CsvExportOptions } from "./types";
+import { SORT_DIRECTIONS } from "./types";
 
 export {
   directoryUserListSchema,
@@ -47,8 +46,3 @@ export const csvExportOptionsSchema = z.strictObject({
     .positive("must be positive")
     .optional(),
 });
-
-/** Checks the options of an export before anything is sent (SECOPS_INVALID_INPUT naming the field). */
-export function exportOptions(options: unknown): CsvExportOptions {
-  return parseInput(csvExportOptionsSchema, options, "options");
-}
