@@ -4,7 +4,7 @@
  */
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { guardrail } from "./meta";
-import { RULE_TYPES, USER_TYPES, duplicates, listed, read, ruleKey, teamsOf, text, type Team } from "./stack";
+import { RULE_TYPES, USER_TYPES, groupsOf, listed, read, ruleKey, teamsOf, text, type Team } from "./stack";
 
 const rulesOf = (resources: readonly PolicyResource[]) =>
   resources.filter((r) => RULE_TYPES.includes(r.type));
@@ -31,7 +31,7 @@ export const ruleDeclaredOnce = guardrail<StackValidationPolicy>({
     "Keep one declaration of the rule. If the others are deployed, run `pulumi state delete <urn>` for each before removing it from the program, so that no update deletes the live rule the kept one holds.",
   validateStack: (args, report) => {
     const team = teamsOf(args.resources);
-    for (const group of duplicates(rulesOf(args.resources), ruleIdentity(team))) {
+    for (const group of groupsOf(rulesOf(args.resources), ruleIdentity(team))) {
       const k = ruleKey(group[0].props)!;
       report(
         `${listed(group.map((r) => r.name))} declare the same HVA rule ${ruleText(k)} of ${team(group[0]).label}: one API object held by ${group.length} resources, which would change and delete it under each other`,
@@ -59,7 +59,7 @@ export const userDeclaredOnce = guardrail<StackValidationPolicy>({
       const id = text(r.props, "directoryUserId");
       return id === undefined ? undefined : JSON.stringify([team(r).key, id]);
     };
-    for (const group of duplicates(users, identity)) {
+    for (const group of groupsOf(users, identity)) {
       report(
         `${listed(group.map((r) => r.name))} declare the settings of the same directory user ${q(text(group[0].props, "directoryUserId")!)} of ${team(group[0]).label}: each would write the flags the other sets`,
         group[0].urn,
@@ -166,13 +166,11 @@ export const rulesPerTeam = guardrail<StackValidationPolicy>({
   validateStack: (args, report) => {
     const { maxRulesPerTeam = 100 } = args.getConfig<RulesPerTeamConfig>();
     const team = teamsOf(args.resources);
-    const counts = new Map<string, { label: string; n: number }>();
-    for (const r of rulesOf(args.resources)) {
-      const t = team(r);
-      counts.set(t.key, { label: t.label, n: (counts.get(t.key)?.n ?? 0) + 1 });
+    for (const rules of groupsOf(rulesOf(args.resources), (r) => team(r).key, maxRulesPerTeam + 1)) {
+      const label = team(rules[0]).label;
+      report(
+        `${rules.length} HVA rules of ${label} are declared in this stack, more than ${maxRulesPerTeam}`,
+      );
     }
-    for (const [, { label, n }] of [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)))
-      if (n > maxRulesPerTeam)
-        report(`${n} HVA rules of ${label} are declared in this stack, more than ${maxRulesPerTeam}`);
   },
 });

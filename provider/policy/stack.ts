@@ -83,10 +83,11 @@ export function teamsOf(resources: readonly PolicyResource[]): (r: PolicyResourc
   };
 }
 
-/** Groups items by a key, keeping groups of at least two, each sorted by URN, in key order. */
-export function duplicates<T extends { urn: string }>(
+/** Groups items by a key (none: skipped), keeping groups of at least `atLeast`, each by URN, in key order. */
+export function groupsOf<T extends { urn: string }>(
   items: readonly T[],
   keyOf: (t: T) => string | undefined,
+  atLeast = 2,
 ) {
   const groups = new Map<string, T[]>();
   for (const item of items) {
@@ -95,7 +96,7 @@ export function duplicates<T extends { urn: string }>(
     groups.set(key, [...(groups.get(key) ?? []), item]);
   }
   return [...groups.entries()]
-    .filter(([, g]) => g.length > 1)
+    .filter(([, g]) => g.length >= atLeast)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, g]) => [...g].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)));
 }
