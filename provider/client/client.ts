@@ -49,10 +49,8 @@ export class SecOpsClient {
 
   /** GET /v1/auth/me: the identity and role behind the API key. Refreshes the cached identity. */
   async getIdentity(): Promise<Identity> {
-    const identity = await this.request(
-      { method: "GET", path: routes.authMe(), idempotent: true },
-      V().identitySchema,
-    );
+    const path = routes.authMe();
+    const identity = await this.request({ method: "GET", path, idempotent: true }, V().identitySchema);
     this.#identityCache = Promise.resolve(identity);
     return identity;
   }
@@ -74,10 +72,8 @@ export class SecOpsClient {
 
   /** GET /v1/directory (assumed route): the team's directory users. */
   async listDirectoryUsers(): Promise<DirectoryUser[]> {
-    return this.request(
-      { method: "GET", path: routes.directoryUsers(), idempotent: true },
-      V().directoryUserListSchema,
-    );
+    const path = routes.directoryUsers();
+    return this.request({ method: "GET", path, idempotent: true }, V().directoryUserListSchema);
   }
 
   /** PATCH /v1/directory/{id}: sets any of the three flags; at least one must be given. */
