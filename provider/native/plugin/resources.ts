@@ -1,7 +1,4 @@
-/**
- * The native front-end's table of resources, made from the definitions (resources/framework/registry.ts): token,
- * the shared implementation, and the property names and defaults the plugin's RPCs need.
- */
+/** The plugin's resources, from the registry: definition, implementation, and what the RPCs need of them. */
 import { defaultsOf, type Bag } from "../../resources/framework/definition";
 import { RESOURCES, type RegisteredResource } from "../../resources/framework/registry";
 
