@@ -1,11 +1,7 @@
 /**
- * The drift and coverage report: for each team, which managed objects are in sync, drifted (field by
- * field) or deleted out of band, which are held by two resources of the state at once (duplicate: the
- * next removal of either deletes the object under the other), which live rules no resource of the
- * state holds (unmanaged, made by hand), less those an ignore file names, and which of those copy a
- * managed rule (copy: delete it or ignore it, never adopt it). One key per team, matched to
- * its team by identity; the state's resources are matched by the `teamId` they recorded. One list of
- * rules per team, one read per managed directory user.
+ * The drift and coverage report, per team (one key each, matched by identity; resources by their
+ * recorded `teamId`): managed objects in sync, drifted or deleted; objects two resources hold
+ * (duplicate); live rules no resource holds (unmanaged), less the ignored ones and copies.
  */
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
@@ -68,6 +64,7 @@ export interface DriftKey {
   key: string;
 }
 
+/** What {@link driftReport} needs besides the state. */
 export interface DriftOptions {
   baseUrl: string;
   keys: DriftKey[];
@@ -161,10 +158,8 @@ async function readEach(
 }
 
 /**
- * Sorts the team's objects of one resource into in sync, drifted and deleted, from one list or one
- * read per object as its definition says; then, for a resource whose unmanaged objects are reported,
- * the live ones no resource holds, less the ignored ones and the copies (listed as such): the rules to
- * adopt.
+ * Sorts the team's objects of one resource into in sync, drifted and deleted; returns the live ones
+ * to adopt when its definition reports unmanaged objects (ignored ones and copies listed apart).
  */
 async function checkKind(
   def: ResourceDefinition<never>,
@@ -187,9 +182,8 @@ async function checkKind(
 }
 
 /**
- * Names every team's rules to adopt, unique across the whole report: a team whose names another team
- * would also give is prefixed with its team id (and its export line says so), so the files the
- * adoption lines write can be used in one program. Then each rule's import line and the team's export.
+ * Each team's rules to adopt, with import lines and an export command; names are unique across teams
+ * (a clashing team's get its id as prefix), so the adoption files fit one program.
  */
 function adoptions(
   found: Array<{ team: TeamDrift; loose: HvaRule[]; key: DriftKey }>,
@@ -223,11 +217,7 @@ function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
   return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
 }
 
-/**
- * The `secops hva export` line that adopts a team's unmanaged rules, with that team's key and the
- * options the report was made with (its ignore file; the team's name prefix), so the export adopts
- * exactly the rules the report lists as unmanaged, under the names it gives.
- */
+/** The `secops hva export` line adopting exactly the team's unmanaged rules, under the report's names. */
 function adoptCommand(options: DriftOptions, key: DriftKey, teamId: string, prefix: string): string {
   const flags = [
     `--state ${options.state ?? "<state file>"}`,
