@@ -85,10 +85,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
 > {
   /** Which resource manages which user in this run. */
   readonly #declared = new Declarations();
-  /**
-   * Users taken over (create, import) or shown held (diff) in this run, with the URN where known:
-   * another resource leaving the stack does not restore their flags.
-   */
+  /** Users taken over or shown held in this run, with the URN if known: another's delete restores nothing. */
   readonly #imported = new Map<string, string | undefined>();
 
   constructor(private readonly ctx: ResourceContext) {}

@@ -1,7 +1,4 @@
-/**
- * One live object, one resource. Every resource of a provider passes through its Check in every run,
- * and each run starts the provider afresh, so Check sees all declarations and can refuse a second one.
- */
+/** One live object, one resource: every run's Check sees all of a provider's declarations. */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 
 /** The input the dynamic classes give the URN in (the dynamic host's Check is not told it). */
@@ -17,10 +14,7 @@ export class Declarations {
   /** Every URN that declared each object, refused ones included. */
   readonly #contenders = new Map<string, Set<string>>();
 
-  /**
-   * Records that `urn` declares `key`; returns the other resource's URN that already declares it, if
-   * any (then `urn` is only a contender). Without a URN nothing can be told apart.
-   */
+  /** Records that `urn` declares `key`; the URN already declaring it, if any (`urn` then only contends). */
   declare(key: string, urn: string | undefined): string | undefined {
     if (!urn) return undefined;
     const contenders = this.#contenders.get(key) ?? new Set<string>();
@@ -47,10 +41,7 @@ export class Declarations {
   }
 }
 
-/**
- * A check's result, refused with `duplicate`'s failure when another resource already declares `key`
- * (undefined: not known yet). A check that failed records nothing.
- */
+/** A passed check's result, refused with `duplicate`'s failure when another resource declares `key`. */
 export function declaredOnce<R extends { failures?: readonly CheckFailure[] }>(
   declarations: Declarations,
   checked: R,

@@ -1,8 +1,6 @@
 /**
- * A resource declared once (`<resource>/definition.ts`): its id, inputs, outputs (and the API fields
- * they come from), read, listing and drift. From it come its types, the inputs check (both
- * front-ends), the Diff of plain inputs, import and drift defaults, and what `npm run build` writes
- * (./codegen.ts). It imports no resource: every file that uses it sits above it.
+ * A resource declared once (`<resource>/definition.ts`), and what is made of it: types, the inputs
+ * check, the Diff of plain inputs, import and drift defaults, and what `npm run build` writes.
  */
 import type { z } from "zod";
 import type { SecOpsClient } from "../../client/client";
@@ -204,10 +202,7 @@ export function defineResource<S extends { name: string; inputs: Props; outputs:
   } as never;
 }
 
-/**
- * The outputs read from an API object, each else from `fallback`, else null (state holds no
- * undefined). Outputs marked `api: false` are the implementation's to add.
- */
+/** The outputs read from an API object, else from `fallback`, else null (state holds no undefined). */
 export function fromApi<D extends { outputs: Props }>(
   def: D,
   live: object,

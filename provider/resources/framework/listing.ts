@@ -86,10 +86,7 @@ function checkQuery(token: string, query: Record<string, unknown>): void {
   }
 }
 
-/**
- * How many results this page may still hold. The protocol repeats the first `limit` on every page;
- * `pulumi do <token> list --count N` sends what is left of N instead: both are read here.
- */
+/** Results this page may hold: the protocol repeats `limit`; `pulumi do ... --count` sends what is left. */
 function remaining(limit: number, cursor: Cursor | undefined): number {
   if (limit < 1) return Infinity;
   if (cursor && limit === cursor.limit) return Math.max(0, cursor.limit - cursor.returned);

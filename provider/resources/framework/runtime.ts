@@ -76,7 +76,7 @@ export const teamOf = async (client: SecOpsClient): Promise<string> => (await cl
 
 /**
  * Fails before any request when the key's team is not the one recorded in state: that key cannot see
- * the object, so a read would call it gone and a delete remove nothing. No recorded team: no check.
+ * the object, so a read would call it gone and a delete remove nothing.
  */
 export async function assertTeam(client: SecOpsClient, recorded: unknown, what: string): Promise<void> {
   if (typeof recorded !== "string" || recorded === "") return;

@@ -26,9 +26,8 @@ export class ProviderRuntime implements ResourceContext {
   private problem: { error: SecOpsConfigError; reported: boolean } | undefined;
 
   /**
-   * Called by the host, unawaited, before the first call (hence the ready promise). Settings are
-   * validated without network: an unusable one fails the next check once (so preview fails) and every
-   * API call; missing ones surface at the first API call, so a preview without credentials works.
+   * Called by the host, unawaited (hence the ready promise). An unusable setting fails the next check
+   * once (so preview fails) and every API call; a missing one only API calls (preview needs no key).
    */
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     const error = configuredSettingsProblem((key) => req.config.get(key));

@@ -56,15 +56,9 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   readonly #listCache = new RuleListCache();
   /** Rules this instance created or adopted, or that a staying resource holds: never claimed twice. */
   readonly #claimed = new Set<string>();
-  /**
-   * Rules a create adopted or an import read in this run, with the taking resource's URN (if known):
-   * another resource's delete leaves them (each run starts the provider afresh).
-   */
+  /** Rules adopted or imported in this run, with the taking URN (if known): another's delete leaves them. */
   readonly #takenOver = new Map<string, string | undefined>();
-  /**
-   * Per rule, the URNs that showed in this run they keep it (a diff or update of its id): it is never
-   * adopted or deleted under another resource.
-   */
+  /** Per rule, the URNs that showed in this run they keep it: no other resource adopts or deletes it. */
   readonly #holders = new Map<string, Set<string>>();
   /** Which resource declares which rule (field and search) in this run. */
   readonly #declared = new Declarations();

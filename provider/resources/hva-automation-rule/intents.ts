@@ -2,16 +2,13 @@
  * The create-intent journal. Before a create's PUT, what the list showed for the same field and search
  * (`before`) is written to a small file, removed once the outcome is handed back. When the PUT answered
  * with an id, the file keeps it (`made`, with the URN if known) until a later call about that id shows
- * the caller holds it: the engine or runner may die before recording the answer.
+ * the caller holds it: the engine or runner may die before recording the answer. A file whose process
+ * is dead is what a crash left: the next create or settle of the same rule can prove which rule, if
+ * any, that PUT made, excluding every rule listed before it and every rule another intent says it made.
  *
- * A file whose process is dead is what a crash left: the next create or settle of the same rule can
- * prove which rule, if any, that PUT made, excluding every rule listed before it and every rule another
- * intent says it made.
- *
- * Where: `SECOPS_INTENT_DIR`, else `<PULUMI_HOME or ~/.pulumi>/secops/intents`, a folder per team and in
- * it one per field and search (a hash), so a create reads only its rule's intents. Flat files of an
- * earlier version in the team's folder are still found. A journal that cannot be written is reported
- * once and creates go on (a crash then leaves an orphan `secops drift` lists, never a wrong delete).
+ * Where: `SECOPS_INTENT_DIR`, else `<PULUMI_HOME or ~/.pulumi>/secops/intents`, a folder per team and per
+ * field and search (flat files of an earlier version are still found). A journal that cannot be written
+ * is reported once and creates go on (a crash then leaves an orphan `secops drift` lists).
  */
 import {
   existsSync,
@@ -48,7 +45,7 @@ interface Stored extends CreateIntent {
   start?: string;
 }
 
-/** This process's token, so a later process given the same pid is not mistaken for this one. */
+/** This process's token (see {@link writer}). */
 let token: string | undefined;
 const processToken = (): string => (token ??= randomBytes(6).toString("hex"));
 
@@ -65,10 +62,7 @@ const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
 const ruleKey = (field: string, search: string) =>
   createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
-/**
- * When process `pid` started (Linux /proc, ticks since boot), "zombie" for one ended but not reaped
- * (a container without a reaping init), or undefined where /proc cannot tell.
- */
+/** When process `pid` started (Linux /proc), "zombie" for one ended but not reaped, or undefined. */
 function started(pid: number): string | undefined {
   let stat: string;
   try {
@@ -82,6 +76,9 @@ function started(pid: number): string | undefined {
 }
 
 const START = started(process.pid);
+
+/** The writer of an intent or a mark: this process, told apart from a later one given its pid. */
+const writer = () => ({ pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) });
 
 /** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
 function alive(pid: number, token: string, start: string | undefined): boolean {
@@ -98,10 +95,7 @@ function alive(pid: number, token: string, start: string | undefined): boolean {
   }
 }
 
-/**
- * Rewrites an intent file whole or not at all (renamed over it): a kill mid-write leaves the old
- * intent, never an empty file that would lose the proof of a PUT already sent.
- */
+/** Rewrites an intent file whole or not at all: a kill mid-write never loses the proof of a PUT sent. */
 function replace(file: string, stored: Stored): void {
   const partial = `${file}.partial`;
   writeFileSync(partial, JSON.stringify(stored), { mode: 0o600 });
@@ -120,6 +114,15 @@ export type LeftIntent = CreateIntent & { settle(): void };
 /** An intent file and what it holds. */
 type Entry = { file: string; stored: Stored };
 
+/** The names in `folder`; none when it does not exist. */
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
+
 /** Removes a file; one already gone is fine. */
 function unlinkIfThere(file: string): void {
   try {
@@ -130,10 +133,8 @@ function unlinkIfThere(file: string): void {
 }
 
 /**
- * The journal of one process (every team, every rule). File operations block every call, so it does
- * only what the proof needs: per create one folder, the intent written before the PUT and again with
- * the id; the removal of an answered intent is not waited for ({@link confirmSoon}). This process's own
- * files are never read back.
+ * The journal of one process (every team, every rule). File operations block every call, so it does only
+ * what the proof needs, never reads its own files back, and does not wait for removals ({@link confirmSoon}).
  */
 export class IntentJournal {
   #seq = 0;
@@ -154,19 +155,11 @@ export class IntentJournal {
     private readonly onFailure: (message: string) => void = () => undefined,
   ) {}
 
-  /**
-   * Records an intent before its PUT, synchronously (the create waits for it anyway). Written directly,
-   * not renamed: a file torn by a kill mid-write reads as nothing, and no PUT was sent after it.
-   */
+  /** Records an intent before its PUT (a torn new file reads as nothing: no PUT was sent after it). */
   open(team: string, intent: CreateIntent): OpenIntent {
-    const folder = join(this.dir, safe(team), ruleKey(intent.field, intent.search));
+    const folder = this.folder(team, intent.field, intent.search);
     const file = join(folder, `${process.pid}.${processToken()}.${++this.#seq}.json`);
-    const stored: Stored = {
-      ...intent,
-      pid: process.pid,
-      token: processToken(),
-      ...(START ? { start: START } : {}),
-    };
+    const stored: Stored = { ...intent, ...writer() };
     try {
       this.writeNew(folder, file, stored);
     } catch (err) {
@@ -201,10 +194,7 @@ export class IntentJournal {
     }
   }
 
-  /**
-   * Removes a rule's folder once no file of this or another process is in it (else every rule's folder
-   * would stay); a writer whose folder was removed makes it again.
-   */
+  /** Removes a rule's folder once no process has a file in it (a writer makes it again if needed). */
   private dropEmpty(folder: string): void {
     if (this.owned(folder).length) return;
     try {
@@ -294,18 +284,13 @@ export class IntentJournal {
     await this.#removing.get(this.folder(team, field, search));
   }
 
-  /**
-   * Marks rule `id` as taken over (adopted, imported) by this process while it runs, so the old
-   * provider's process does not delete a rule moved to another provider in the same run.
-   */
+  /** Marks rule `id` taken over by this process while it runs: another provider's delete leaves it. */
   markTakenOver(team: string, id: string): void {
     const folder = join(this.dir, "taken", safe(team));
-    const mark = { id, pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) };
+    const file = join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`);
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      writeFileSync(join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`), JSON.stringify(mark), {
-        mode: 0o600,
-      });
+      writeFileSync(file, JSON.stringify({ id, ...writer() }), { mode: 0o600 });
     } catch (err) {
       this.fail(err);
     }
@@ -314,12 +299,7 @@ export class IntentJournal {
   /** True when another running process took rule `id` over (a delete leaves it); dead marks are removed. */
   takenOverElsewhere(team: string, id: string): boolean {
     const folder = join(this.dir, "taken", safe(team));
-    let names: string[];
-    try {
-      names = readdirSync(folder).filter((n) => n.startsWith(`${safe(id)}.`));
-    } catch {
-      return false;
-    }
+    const names = namesIn(folder).filter((n) => n.startsWith(`${safe(id)}.`));
     let elsewhere = false;
     for (const name of names) {
       const file = join(folder, name);
@@ -345,13 +325,7 @@ export class IntentJournal {
   /** The intent files of one rule (this process's own known without reading them). */
   private read(team: string, field: string, search: string): Entry[] {
     const folder = this.folder(team, field, search);
-    let names: string[] = [];
-    try {
-      names = readdirSync(folder);
-    } catch {
-      // no folder: no intent
-    }
-    return this.files(team, field, search, names).flatMap((file) => {
+    return this.files(team, field, search, namesIn(folder)).flatMap((file) => {
       let text: string | undefined;
       try {
         if (!this.isOwn(folder, file)) text = readFileSync(file, "utf8");
@@ -428,13 +402,7 @@ export class IntentJournal {
     if (byKey) return byKey;
     byKey = new Map();
     const folder = join(this.dir, safe(team));
-    let names: string[] = [];
-    try {
-      names = readdirSync(folder).filter((n) => n.endsWith(".json"));
-    } catch {
-      // no folder yet: nothing left
-    }
-    for (const name of names) {
+    for (const name of namesIn(folder).filter((n) => n.endsWith(".json"))) {
       const key = name.slice(0, name.indexOf("."));
       byKey.set(key, [...(byKey.get(key) ?? []), join(folder, name)]);
     }

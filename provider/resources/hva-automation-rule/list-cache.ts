@@ -1,7 +1,6 @@
 /**
- * Reads of HVA rules served from one short-lived list of the team's rules (a refresh of 1,000 rules
- * sends one request). This process's writes are applied to it, so a read never returns what this
- * process changed; a write whose outcome is unknown drops the list instead.
+ * Reads of HVA rules served from one short-lived list (a refresh sends one request), with this
+ * process's writes applied to it; a write whose outcome is unknown drops it.
  */
 import type { SecOpsClient } from "../../client/client";
 import { shared } from "../../client/cancellation";
@@ -32,7 +31,7 @@ export class RuleListCache {
     return rules;
   }
 
-  /** Applies a write that succeeded; a list still in flight gets it on arrival (the effects are idempotent). */
+  /** Applies a write that succeeded; a list in flight gets it on arrival (the effects are idempotent). */
   wrote(client: SecOpsClient, change: RuleChange): void {
     const e = this.#entry;
     if (!e || e.client !== client) return;

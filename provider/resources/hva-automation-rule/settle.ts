@@ -1,7 +1,7 @@
 /**
- * Settling creates a crash or fault left unknown, with proof (see ./reconcile.ts): a create adopts what
- * a dead process's PUT of the same rule made; a pending id's delete removes it. A rule listed before
- * the PUT, held here, or answered to another PUT is never claimed or deleted; nor is any of several.
+ * Settling creates a crash or fault left unknown, with proof (./reconcile.ts): a create adopts what a
+ * dead process's PUT made; a pending id's delete removes it. A rule listed before the PUT, held, or
+ * answered to another PUT is never claimed or deleted; nor is any of several.
  */
 import type { SecOpsClient } from "../../client/client";
 import { ErrorCodes, isSecOpsError } from "../../client/errors";
