@@ -40,9 +40,8 @@ export function importFile(rules: Named, provider?: StateProvider): string {
 }
 
 /**
- * A TypeScript program declaring each rule as it is now, adopting it on the first `pulumi up`. With
- * an explicit provider (native only), a function of that provider instead: the program that declares
- * the provider calls it (declaring the provider again here would be a second resource of its URN).
+ * A TypeScript program declaring each rule as it is now, adopted on the first `pulumi up`. With an
+ * explicit provider, a function taking it (declaring it again would be a second resource of its URN).
  */
 export function typescriptProgram(rules: Named, native: boolean, provider?: StateProvider): string {
   const lines = [

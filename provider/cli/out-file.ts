@@ -21,10 +21,7 @@ export async function checkOutFile(
   if (info && !force) throw new UsageError(`${option} ${path}: the file exists; pass --force to replace it`);
 }
 
-/**
- * Writes `--out`: an existing file is kept unless `force` (something may have changed since the
- * check: said as the check says it), and an unwritable file is a usage error too.
- */
+/** Writes `--out`, keeping an existing file unless `force`; a failure is said as the check says it. */
 export async function writeOutFile(
   path: string,
   text: string,

@@ -32,9 +32,8 @@ export interface StateProvider {
 export const nameOf = (urn: string) => urn.split("::").slice(3).join("::") || urn;
 
 /**
- * The ids of the live `rules` the state's resources hold: their ids, and for a pending create every
- * rule of its field and search its proof (`before`) does not exclude, since its settle may delete any
- * of them: never offered for adoption.
+ * The ids of the live `rules` the state's resources hold, including, for a pending create, every rule
+ * its proof (`before`) does not exclude: its settle may delete any of them, so none is offered.
  */
 export function heldRuleIds(resources: readonly ManagedResource[], rules: readonly HvaRule[]): Set<string> {
   const mine = resources.filter(isRule);

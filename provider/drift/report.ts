@@ -42,9 +42,8 @@ export interface TeamDrift {
   /** Objects held by more than one resource of the state: each with every URN that holds it. */
   duplicate: Array<{ id: string; urns: string[] }>;
   /**
-   * Live rules no resource holds with the field and search of a rule the team's resources hold (`of`:
-   * its URN), or of an unmanaged rule offered for adoption instead (`of`: its id): delete them by
-   * hand, or keep them deliberately in the ignore file; never import.
+   * Unheld live rules copying a held rule (`of`: its URN) or an unmanaged one offered instead (`of`:
+   * its id): delete them, or ignore them on purpose; never import.
    */
   copy: Array<{ id: string; field: string; search: string; enabled: boolean; of: string }>;
   ignored: Array<{ id: string; reason: string }>;
@@ -157,10 +156,7 @@ async function readEach(
   return live;
 }
 
-/**
- * Sorts the team's objects of one resource into in sync, drifted and deleted; returns the live ones
- * to adopt when its definition reports unmanaged objects (ignored ones and copies listed apart).
- */
+/** Sorts the team's objects of one resource into in sync, drifted and deleted; returns those to adopt. */
 async function checkKind(
   def: ResourceDefinition<never>,
   team: TeamDrift,
@@ -181,10 +177,7 @@ async function checkKind(
   return kept;
 }
 
-/**
- * Each team's rules to adopt, with import lines and an export command; names are unique across teams
- * (a clashing team's get its id as prefix), so the adoption files fit one program.
- */
+/** Each team's rules to adopt, named uniquely across teams (so the files fit one program), with commands. */
 function adoptions(
   found: Array<{ team: TeamDrift; loose: HvaRule[]; key: DriftKey }>,
   resources: ManagedResource[],

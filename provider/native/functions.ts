@@ -18,9 +18,8 @@ import type { InputFields } from "../functions/common";
 import type { Identity, IntegrationFilter } from "../client/types";
 
 /**
- * The invoke options of function `fn`, with the defaults, once its arguments are checked against the
- * names `def` declares. `apiKey` and `baseUrl` (what the package-root functions take here) would be
- * dropped, so they are refused, saying where the key goes.
+ * The invoke options of `fn` with the defaults, once its args are checked against `def`. `apiKey` and
+ * `baseUrl` (taken here by the package-root functions) would be dropped: refused, saying where they go.
  */
 function invokeOptions<T extends pulumi.InvokeOptions>(
   fn: string,

@@ -1,7 +1,6 @@
 /**
- * A generated SDK's `utilities.ts`: default options (so the engine loads the plugin of the SDK's
- * version) and the required-input check. Beyond it, unknown argument names are refused: generated SDKs
- * drop them silently, and a dropped `apiKey` or `enabled` would fall back to a default.
+ * A generated SDK's `utilities.ts`, plus the refusal of unknown argument names (generated SDKs drop
+ * them, and a dropped `apiKey` or `enabled` would fall back to a default).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { didYouMean } from "../client/options";

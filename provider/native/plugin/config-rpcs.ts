@@ -36,9 +36,8 @@ function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | 
 }
 
 /**
- * One failure per problem, without network, naming the provider and the setting: unknown names, a
- * named provider without its key, and each setting by the client's rules, also one from the
- * environment (so a bad URL fails preview rather than every resource).
+ * One failure per problem, without network, naming the provider and the setting; a setting from the
+ * environment is checked too, so a bad URL fails preview rather than every resource.
  */
 export function configFailures(news: Record<string, unknown>, who?: ProviderIdentity): Failure[] {
   const failures = unknownSettings(news, who);
@@ -66,7 +65,7 @@ export function configFailures(news: Record<string, unknown>, who?: ProviderIden
   return failures;
 }
 
-/** CheckConfig. The URN names the provider (and tells the default one); `instance` remembers it for Configure. */
+/** CheckConfig. The URN names the provider (default or not); `instance` remembers it for Configure. */
 export function checkConfig(
   req: providerPb.CheckRequest,
   instance?: ProviderInstance,
@@ -99,10 +98,7 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
   }
 }
 
-/**
- * The refusal of a key of another team: the rules the provider holds would be left behind (the new
- * key cannot see them) or, by a replace, all moved with one `--yes`.
- */
+/** The refusal of another team's key: the provider's rules would be left behind, or moved by a replace. */
 export function otherTeamsKeyMessage(
   who: ProviderIdentity | undefined,
   before: string,
@@ -162,10 +158,7 @@ function given(args: Record<string, unknown>, who: ProviderIdentity | undefined)
   }
 }
 
-/**
- * What this provider supports: secrets, and resources (required of a provider that handshakes; no
- * input takes one, so a reference fails Check as a wrong type); not outputs nor autonaming config.
- */
+/** What this provider supports: secrets and resources (required once it handshakes; no input takes one). */
 const PROTOCOL = {
   acceptSecrets: true,
   acceptResources: true,
@@ -173,10 +166,7 @@ const PROTOCOL = {
   supportsAutonamingConfiguration: false,
 } as const;
 
-/**
- * Handshake: the engine's first call; it then ignores Configure's flags (which match) and assumes
- * `preview` support on Create and Update, which writes nothing here.
- */
+/** Handshake: the engine then ignores Configure's (matching) flags and assumes `preview` support. */
 export function handshake(_req: providerPb.ProviderHandshakeRequest): providerPb.ProviderHandshakeResponse {
   return new (proto().provider.ProviderHandshakeResponse)()
     .setAcceptSecrets(PROTOCOL.acceptSecrets)
@@ -187,9 +177,8 @@ export function handshake(_req: providerPb.ProviderHandshakeRequest): providerPb
 }
 
 /**
- * Configure. Who the provider is comes from the request's URN, else its CheckConfig, so a named
- * provider's key never comes from the environment; with neither (a refresh of an old state), the
- * default precedence holds.
+ * Configure. Who the provider is comes from the URN, else its CheckConfig, so a named provider's key
+ * never comes from the environment (with neither, as for an old state's refresh, the default's rules).
  */
 export async function configure(
   instance: ProviderInstance,

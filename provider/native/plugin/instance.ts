@@ -89,9 +89,8 @@ export class ProviderInstance implements ResourceContext {
   constructor(private readonly log: PluginLog) {}
 
   /**
-   * Settings from Configure: explicit args, then the engine's `variables` (`secops:config:<key>`), then
-   * the environment (never a named provider's key). An unknown key (preview) is never replaced. A
-   * missing key fails the first API call, not Configure, so a preview without credentials works.
+   * Settings from Configure: args, then `variables`, then the environment (never a named provider's
+   * key). An unknown key is never replaced; a missing one fails API calls, not Configure (preview works).
    */
   configure(
     explicit: ConnectionOptions,
@@ -151,9 +150,8 @@ export class ProviderInstance implements ResourceContext {
   }
 
   /**
-   * At Configure, with a key given: looks up its identity (cached; every create needs it), so a refused
-   * key fails Configure once rather than every resource. Anything else (unreachable, slower than
-   * `waitMs`) is left to the calls that need the API.
+   * At Configure, with a key given: a refused key fails Configure once, not every resource. Anything
+   * else (unreachable, slower than `waitMs`) is left to the calls that need the API.
    */
   async checkKey(waitMs = 5_000): Promise<void> {
     let client: SecOpsClient;

@@ -67,9 +67,8 @@ function shared(): Shared {
 }
 
 /**
- * google-protobuf reads a length-delimited field up to the length it claims, past the message's end:
- * six bytes claiming 4 GiB spin a core for minutes. So a length beyond the bytes left, or a group
- * (unused by Pulumi's protocol), throws before the field is read.
+ * google-protobuf reads a field up to the length it claims, past the message's end (six bytes claiming
+ * 4 GiB spin a core for minutes): such a length, or a group (unused by Pulumi), throws here first.
  */
 function guardReader(reader: { prototype: Reader }): void {
   const R = reader.prototype as Reader & { __secopsGuarded?: boolean };

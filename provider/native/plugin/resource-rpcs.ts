@@ -1,7 +1,6 @@
 /**
  * Resource RPCs: each unwraps secrets, calls this instance's implementation of the URN's type, and
- * wraps what arrived secret again. Check refuses unknown and output-only names (YAML and other
- * languages skip our SDK). API calls run through the instance's guard (one error for a refused key).
+ * wraps what arrived secret again. API calls run through the instance's guard.
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
