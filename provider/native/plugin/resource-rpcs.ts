@@ -128,7 +128,7 @@ export async function read(
   if (!found.id || !found.props) return res; // gone: an empty id
   const secrets = new Set([...props.secrets, ...inputs.secrets]);
   const nextInputs = importing
-    ? resource.importInputs(found.props)
+    ? resource.definition.importInputs(found.props)
     : refreshedInputs(resource, inputs.values, found.props);
   return res
     .setId(found.id)

@@ -18,7 +18,6 @@ export const GENERATED =
 /** A resource's file name: `ToyLabel` → `toy-label`. */
 export const fileNameOf = (name: string) => name.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();
 
-/** A property's schema entry. */
 function propertySchema(spec: PropertySpec): Record<string, unknown> {
   return {
     type: spec.type,

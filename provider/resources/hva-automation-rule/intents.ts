@@ -111,7 +111,6 @@ export interface OpenIntent {
 /** An intent a dead process left, with `settle()` to remove it once its outcome is known. */
 export type LeftIntent = CreateIntent & { settle(): void };
 
-/** An intent file and what it holds. */
 type Entry = { file: string; stored: Stored };
 
 /** The names in `folder`; none when it does not exist. */
@@ -373,7 +372,6 @@ export class IntentJournal {
     return this.#own.get(folder)?.has(file) ?? false;
   }
 
-  /** This process's files in `folder`. */
   private owned(folder: string): Entry[] {
     return [...(this.#own.get(folder) ?? [])].map(([file, stored]) => ({ file, stored }));
   }
