@@ -204,9 +204,7 @@ const objectOf = (r: ManagedResource) => `${r.kind}\n${r.id}`;
 /** Objects held by more than one resource (of one kind), by kind and id: the URNs, sorted. */
 function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
   const holders = new Map<string, string[]>();
-  for (const r of resources) {
-    holders.set(objectOf(r), [...(holders.get(objectOf(r)) ?? []), r.urn]);
-  }
+  for (const r of resources) holders.set(objectOf(r), [...(holders.get(objectOf(r)) ?? []), r.urn]);
   return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
 }
 
