@@ -1,10 +1,4 @@
-/**
- * `secops drift`: which rules a stack manages, which drifted or were deleted out of band, which live
- * objects two resources of the state hold (duplicate), and which live rules no resource holds (made by
- * hand), for every team whose key is given.
- * Exit codes: 0 clean, 3 drift, duplicates, copies or unmanaged rules found (or a team of the state
- * left unchecked), 1 error, 2 usage.
- */
+/** `secops drift` (the report: ../drift/report.ts); exit codes in its help. */
 import { writeFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
 import { SecOpsClient } from "../client/client";
@@ -40,6 +34,7 @@ function keysFrom(names: string[]): DriftKey[] {
   });
 }
 
+/** The options of `secops drift`. */
 interface DriftCliOptions {
   state: string;
   keyEnv: string[];
@@ -78,9 +73,8 @@ async function run(o: DriftCliOptions, cmd: Command, out: NodeJS.WritableStream)
 }
 
 /**
- * The variable whose key the API refused, for the message: the report asks each key's identity in
- * turn and stops at the first refusal, so the first key refused again is the one (asked only after a
- * refusal: a clean run sends nothing more). When every key passes now, all their names.
+ * The variable whose key the API refused (asked only after a refusal): the first refused again, as the
+ * report stops at the first; all names when every key passes now.
  */
 async function refusedKey(keys: DriftKey[], baseUrl: string): Promise<string> {
   for (const { name, key } of keys) {

@@ -1,16 +1,8 @@
 /**
- * `secops hva export`: adopting what exists. Lists the team's rules and writes either a
- * `pulumi import --file` JSON (type, name, id) or a TypeScript program declaring each rule (native with
- * the `import` option, or dynamic with `adoptExisting`). Names come from the search text: stable (the
- * same rules give the same names) and unique (a repeated name gets -2, -3, ... in id order).
- *
- * With `--state` (a `pulumi stack export` document), only the rules no
- * resource of that state holds are exported, under names none of its resources has, and, when the
- * state manages its teams through explicit providers, each through its team's provider: an adoption
- * never holds a rule twice, nor through another team's key (issue 32 point 4). A live rule with the
- * field and search of a rule the state holds is a copy (`secops drift` reports it): never exported.
- * `--ignore` leaves out what the drift report's ignore file names, and `--name-prefix` puts the team
- * before each name, as the drift report's adoption line says, so two teams' files fit one program.
+ * `secops hva export`: the team's rules as a `pulumi import --file` JSON or a TypeScript program
+ * (native with `import`, or dynamic with `adoptExisting`). With `--state`, only rules no resource holds
+ * (copies never), under names none has, through the team's explicit provider if the state has them:
+ * an adoption never holds a rule twice, nor through another team's key.
  */
 import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
@@ -48,9 +40,8 @@ export function importFile(rules: Named, provider?: StateProvider): string {
 }
 
 /**
- * A TypeScript program declaring each rule as it is now, adopting it on the first `pulumi up`. With
- * an explicit provider (native only), a function of that provider instead: the program that declares
- * the provider calls it (declaring the provider again here would be a second resource of its URN).
+ * A TypeScript program declaring each rule as it is now, adopted on the first `pulumi up`. With an
+ * explicit provider, a function taking it (declaring it again would be a second resource of its URN).
  */
 export function typescriptProgram(rules: Named, native: boolean, provider?: StateProvider): string {
   const lines = [
@@ -90,11 +81,7 @@ interface ExportOptions {
   ignore?: string;
 }
 
-/**
- * The rules to export and the provider to export them through: every rule, or with a state, the rules
- * none of its resources holds, named apart from its resources, through the key's team's provider when
- * the state has explicit providers; and what was left out, for the user.
- */
+/** The rules to export (with a state, those no resource holds), their provider, and what was left out. */
 async function exported(
   api: SecOpsClient,
   resources: ManagedResource[] | undefined,

@@ -1,8 +1,4 @@
-/**
- * `secops hva list|get|create|enable|disable`: the team's HVA automation rules, one command per
- * operation of the client (`secops hva export`, for adoption, is in hva-export.ts). A rule made here
- * is made by hand: no Pulumi resource holds it, and `secops drift` reports it as unmanaged.
- */
+/** `secops hva list|get|create|enable|disable` (a rule made here is unmanaged: no resource holds it). */
 import type { Command } from "commander";
 import { ErrorCodes, SecOpsApiError } from "../client/errors";
 import { routes } from "../client/routes";
@@ -37,7 +33,6 @@ export function hvaRuleCommands(hva: Command, out: NodeJS.WritableStream): void 
     .addHelpText("after", example("secops hva get hva-0001-3817e8 --json"))
     .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
       const rule = await client(cmd).getHvaRule(id);
-      // The client answers a missing rule with undefined (Pulumi's read); a command says so and fails.
       if (!rule)
         throw new SecOpsApiError(
           ErrorCodes.NOT_FOUND,

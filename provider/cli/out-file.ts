@@ -1,15 +1,9 @@
-/**
- * `--out <file>` of the commands that write a file: checked before the API is asked, so a mistake
- * on the user's side (exit 2) never costs a request, and worded as `secops hva export` words it.
- */
+/** `--out <file>`: checked before the API is asked, so a user's mistake (exit 2) costs no request. */
 import { stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "./common";
 
-/**
- * Fails with a usage error when `path` names a folder (an existing one, or a path ending with a
- * separator), when its folder does not exist, or when the file exists and `force` is not given.
- */
+/** Fails with a usage error when `path` is a folder, its folder is missing, or it exists without `force`. */
 export async function checkOutFile(
   path: string,
   force: boolean,
@@ -27,11 +21,7 @@ export async function checkOutFile(
   if (info && !force) throw new UsageError(`${option} ${path}: the file exists; pass --force to replace it`);
 }
 
-/**
- * Writes `--out`, checked by {@link checkOutFile} before the API was asked: an existing file is kept
- * unless `force` (the file or its folder may have changed since: named as the check names it), and a
- * file that cannot be written is the user's mistake too (exit 2), named.
- */
+/** Writes `--out`, keeping an existing file unless `force`; a failure is said as the check says it. */
 export async function writeOutFile(
   path: string,
   text: string,

@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-/**
- * `secops`: a small command line over SecOpsClient.
- * Exit codes: 0 success, 1 API (or I/O) error with its message, 2 usage error; `secops drift` also 3
- * (drift or unmanaged rules found).
- */
+/** `secops`: a command line over SecOpsClient. Exit codes: 0, 1 error, 2 usage; `secops drift` also 3. */
 import { basename, extname } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Command, CommanderError, Option } from "commander";
@@ -36,6 +32,7 @@ import { simCommand, simMain } from "./secops-sim";
 import { checkOutFile } from "./out-file";
 import { usersCommand } from "./users";
 
+/** Content types of the image attachments, by extension (else application/octet-stream). */
 const MIME: Record<string, string> = {
   ".png": "image/png",
   ".jpg": "image/jpeg",
@@ -192,7 +189,7 @@ function casesCommand(root: Command, out: NodeJS.WritableStream): void {
         return;
       }
       await checkOutFile(o.out, o.force === true, "cases.csv");
-      // On a terminal, a live byte count (at most every 200 ms); otherwise just the final line.
+      // On a terminal, a live byte count (every 200 ms at most); else just the final line.
       const tty = process.stderr.isTTY;
       let shown = 0;
       const progress = (bytes: number) => {

@@ -1,7 +1,4 @@
-/**
- * `secops users list|get|update`: the team's directory users, and the three flags PATCH
- * /v1/directory/{id} sets (what the DirectoryUserSettings resource manages).
- */
+/** `secops users list|get|update`: the team's directory users and their three flags. */
 import type { Command } from "commander";
 import type { DirectoryUser, DirectoryUserUpdate } from "../client/types";
 import { columns } from "../drift/format";

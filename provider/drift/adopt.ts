@@ -1,8 +1,6 @@
 /**
- * Adopting live rules into a stack without holding any twice (issue 32 point 4): which rules a state
- * already holds, the explicit provider of each team in it, names that no resource of the state has,
- * and the `pulumi import` line for a rule (with `--provider <name>=<urn>` when the state has
- * explicit providers, as `pulumi import` takes it).
+ * Adopting live rules into a stack without holding any twice: which rules a state holds, each team's
+ * explicit provider, names no resource has, and each rule's `pulumi import` line.
  */
 import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
@@ -16,10 +14,7 @@ import type { ManagedResource } from "./state";
 /** The type token of a native rule. */
 export const HVA_TOKEN = "secops:index:HvaAutomationRule";
 
-/**
- * Every live HVA rule the client's key can see (its team's), in id order: the listing that serves the
- * plugin's `List` RPC (resources/framework/listing.ts), so drift, export and `List` find the same rules.
- */
+/** Every live HVA rule of the key's team, in id order: the same listing as the plugin's `List`. */
 export async function listRules(client: SecOpsClient): Promise<HvaRule[]> {
   return (await listObjects<HvaRule>(client, HVA_TOKEN)).map((o) => o.item);
 }
@@ -37,11 +32,8 @@ export interface StateProvider {
 export const nameOf = (urn: string) => urn.split("::").slice(3).join("::") || urn;
 
 /**
- * The ids of the live `rules` that the state's resources hold (either front-end's): their own ids,
- * and for a create whose outcome was unknown (a pending id), every rule of its field and search that
- * its proof (the rules that existed before its PUT) does not exclude: one of them may be the rule it
- * made, which its next up or destroy settles. None of them is offered for adoption, so an adopted
- * rule is never also deleted by that settling.
+ * The ids of the live `rules` the state's resources hold, including, for a pending create, every rule
+ * its proof (`before`) does not exclude: its settle may delete any of them, so none is offered.
  */
 export function heldRuleIds(resources: readonly ManagedResource[], rules: readonly HvaRule[]): Set<string> {
   const mine = resources.filter(isRule);
@@ -59,10 +51,7 @@ export function heldRuleIds(resources: readonly ManagedResource[], rules: readon
 export const hasExplicitProviders = (resources: readonly ManagedResource[]) =>
   resources.some((r) => r.provider !== undefined);
 
-/**
- * The explicit provider through which the state manages `teamId`'s objects (the first by URN when there
- * are several): the team is the one its resources recorded.
- */
+/** The explicit provider of the state's resources of `teamId` (the first by URN). */
 export function providerOfTeam(
   resources: readonly ManagedResource[],
   teamId: string,
@@ -97,11 +86,9 @@ export interface Copy {
 }
 
 /**
- * The live `rules` no resource holds, sorted for adoption: the ones the ignore file names (with its
- * reason), copies of a rule a resource of `teamId` holds (same field and search; `of` its URN:
- * adopting one would make two resources declare one rule, so the advice is to delete it or ignore
- * it), copies of another such rule (the first in id order of each field and search is kept, `of` its
- * id: the provider's Check refuses two identical rules), and the rules to adopt.
+ * The live `rules` no resource holds, sorted for adoption: those the ignore file names; `copies` of a
+ * rule `teamId`'s resources hold (`of` its URN) and `twins` of another loose rule (`of` the first id):
+ * adopting either would declare one rule twice; and the rules to adopt (`kept`).
  */
 export function sortLoose(
   rules: readonly HvaRule[],
@@ -131,10 +118,7 @@ export function sortLoose(
   return { ignored, copies, twins, kept: loose.filter((r) => !twins.some((t) => t.rule === r)) };
 }
 
-/**
- * Rules with unique names (see `namedRules`) that no rule resource of the state already has, each
- * after `prefix` (the team, when two teams' adoptions would otherwise give one name twice).
- */
+/** Rules with unique names no resource of the state has, each after `prefix` (a team's, against clashes). */
 export function adoptionNames(
   rules: readonly HvaRule[],
   resources: readonly ManagedResource[],
@@ -150,10 +134,7 @@ export function adoptionNames(
   });
 }
 
-/**
- * The `pulumi import` line of one rule: `--provider <name>=<urn>` when the state has explicit
- * providers (a line without it would adopt the rule through the default provider's key).
- */
+/** A rule's `pulumi import` line; `--provider` when the state has explicit ones (never the default key). */
 export function importLine(
   name: string,
   id: string,

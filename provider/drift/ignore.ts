@@ -1,7 +1,6 @@
 /**
- * The drift report's ignore file: one rule id or search glob per line, `#` starts the reason, which
- * every line must give (a known hand-made rule is kept out of the failure on purpose, and says why).
- * A glob (`*` any text, `?` one character) is matched against the rule's search; anything else is an id.
+ * The drift report's ignore file: one rule id or search glob (matched against the search) per line,
+ * each with its `# reason` (a hand-made rule kept out of the failure says why).
  */
 import type { HvaRule } from "../client/types";
 import { globRegExp } from "../resources/hva-automation-rule/glob";
@@ -41,8 +40,7 @@ export function parseIgnore(text: string, source = "ignore file"): IgnoreRule[] 
 
 /** Reads and parses an ignore file. */
 export function readIgnore(path: string): IgnoreRule[] {
-  const text = readInput(path);
-  return parseIgnore(text, path);
+  return parseIgnore(readInput(path), path);
 }
 
 /** The reason an ignore rule gives for this rule, or undefined when none names it. */

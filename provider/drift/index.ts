@@ -1,7 +1,5 @@
 /**
- * `pulumi-secops/drift`: the drift and coverage report of `secops drift` as a library. Read the
- * managed resources of a state file, build the report against the live API with one key per team,
- * and format it.
+ * `pulumi-secops/drift`: `secops drift`'s report as a library (one key per team).
  *
  * ```ts
  * const report = await driftReport(readManaged("stack.json"), {

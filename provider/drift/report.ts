@@ -1,11 +1,7 @@
 /**
- * The drift and coverage report: for each team, which managed objects are in sync, drifted (field by
- * field) or deleted out of band, which are held by two resources of the state at once (duplicate: the
- * next removal of either deletes the object under the other), which live rules no resource of the
- * state holds (unmanaged, made by hand), less those an ignore file names, and which of those copy a
- * managed rule (copy: delete it or ignore it, never adopt it). One key per team, matched to
- * its team by identity; the state's resources are matched by the `teamId` they recorded. One list of
- * rules per team, one read per managed directory user.
+ * The drift and coverage report, per team (one key each, matched by identity; resources by their
+ * recorded `teamId`): managed objects in sync, drifted or deleted; objects two resources hold
+ * (duplicate); live rules no resource holds (unmanaged), less the ignored ones and copies.
  */
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
@@ -46,9 +42,8 @@ export interface TeamDrift {
   /** Objects held by more than one resource of the state: each with every URN that holds it. */
   duplicate: Array<{ id: string; urns: string[] }>;
   /**
-   * Live rules no resource holds with the field and search of a rule the team's resources hold (`of`:
-   * its URN), or of an unmanaged rule offered for adoption instead (`of`: its id): delete them by
-   * hand, or keep them deliberately in the ignore file; never import.
+   * Unheld live rules copying a held rule (`of`: its URN) or an unmanaged one offered instead (`of`:
+   * its id): delete them, or ignore them on purpose; never import.
    */
   copy: Array<{ id: string; field: string; search: string; enabled: boolean; of: string }>;
   ignored: Array<{ id: string; reason: string }>;
@@ -68,6 +63,7 @@ export interface DriftKey {
   key: string;
 }
 
+/** What {@link driftReport} needs besides the state. */
 export interface DriftOptions {
   baseUrl: string;
   keys: DriftKey[];
@@ -160,12 +156,7 @@ async function readEach(
   return live;
 }
 
-/**
- * Sorts the team's objects of one resource into in sync, drifted and deleted, from one list or one
- * read per object as its definition says; then, for a resource whose unmanaged objects are reported,
- * the live ones no resource holds, less the ignored ones and the copies (listed as such): the rules to
- * adopt.
- */
+/** Sorts the team's objects of one resource into in sync, drifted and deleted; returns those to adopt. */
 async function checkKind(
   def: ResourceDefinition<never>,
   team: TeamDrift,
@@ -186,11 +177,7 @@ async function checkKind(
   return kept;
 }
 
-/**
- * Names every team's rules to adopt, unique across the whole report: a team whose names another team
- * would also give is prefixed with its team id (and its export line says so), so the files the
- * adoption lines write can be used in one program. Then each rule's import line and the team's export.
- */
+/** Each team's rules to adopt, named uniquely across teams (so the files fit one program), with commands. */
 function adoptions(
   found: Array<{ team: TeamDrift; loose: HvaRule[]; key: DriftKey }>,
   resources: ManagedResource[],
@@ -217,17 +204,11 @@ const objectOf = (r: ManagedResource) => `${r.kind}\n${r.id}`;
 /** Objects held by more than one resource (of one kind), by kind and id: the URNs, sorted. */
 function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
   const holders = new Map<string, string[]>();
-  for (const r of resources) {
-    holders.set(objectOf(r), [...(holders.get(objectOf(r)) ?? []), r.urn]);
-  }
+  for (const r of resources) holders.set(objectOf(r), [...(holders.get(objectOf(r)) ?? []), r.urn]);
   return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
 }
 
-/**
- * The `secops hva export` line that adopts a team's unmanaged rules, with that team's key and the
- * options the report was made with (its ignore file; the team's name prefix), so the export adopts
- * exactly the rules the report lists as unmanaged, under the names it gives.
- */
+/** The `secops hva export` line adopting exactly the team's unmanaged rules, under the report's names. */
 function adoptCommand(options: DriftOptions, key: DriftKey, teamId: string, prefix: string): string {
   const flags = [
     `--state ${options.state ?? "<state file>"}`,

@@ -1,8 +1,6 @@
 /**
- * What a stack manages, read from its state: a `pulumi stack export` document (Pulumi's deployment
- * format, version 3). Both front-ends' resources are recognised; everything else in the state is
- * skipped. Secret values arrive encrypted and are never needed: a
- * resource is matched to the live object by its id, and an encrypted property is not compared.
+ * What a stack manages, from a `pulumi stack export` document (version 3), both front-ends' resources.
+ * Encrypted secrets are never needed: resources match by id, and encrypted values are not compared.
  */
 import { readFileSync } from "node:fs";
 import { SECRET_SIG, SIG_KEY } from "../resources/framework/markers";
@@ -51,11 +49,7 @@ function decode(value: unknown): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, decode(v)]));
 }
 
-/**
- * An explicit secops provider's URN from a resource's provider reference (`<urn>::<id>`, or a URN):
- * undefined for none, another package's, or a default provider (the engine names those `default`,
- * `default_<version>`).
- */
+/** An explicit secops provider's URN from a provider reference (`<urn>::<id>`); none for a default one. */
 function explicitProvider(ref: unknown): string | undefined {
   if (typeof ref !== "string" || ref === "") return undefined;
   const parts = ref.split("::");

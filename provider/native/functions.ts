@@ -1,7 +1,6 @@
 /**
- * The provider functions (`secops:index:getX`) as invokes: they run in the plugin, with the
- * provider of the `provider` option (or the default provider), and work during preview. An argument
- * name a function does not know is refused at the call, naming the closest known one.
+ * The provider functions (`secops:index:getX`) as invokes, run in the plugin by the `provider` option's
+ * provider (or the default one), also in preview. Unknown argument names are refused at the call.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { checkArgs, withDefaults } from "./utilities";
@@ -18,16 +17,17 @@ import type { FunctionDefinition } from "../resources/framework/definition";
 import type { InputFields } from "../functions/common";
 import type { Identity, IntegrationFilter } from "../client/types";
 
-/** The argument names of a data source, from its definition: any other is refused at the call. */
-const argsOf = (def: FunctionDefinition) => Object.keys(def.inputs?.properties ?? {});
-const INTEGRATION_COUNT_ARGS = argsOf(integrationCountDefinition);
-const CASE_THREAT_INDICATORS_ARGS = argsOf(caseThreatIndicatorsDefinition);
-
 /**
- * The invoke options, with the defaults. The package-root functions take `{ apiKey, baseUrl }` where
- * these take options: such a key would be dropped here, so it is refused, saying where the key goes.
+ * The invoke options of `fn` with the defaults, once its args are checked against `def`. `apiKey` and
+ * `baseUrl` (taken here by the package-root functions) would be dropped: refused, saying where they go.
  */
-function invokeOptions<T extends pulumi.InvokeOptions>(fn: string, opts: T | undefined): T {
+function invokeOptions<T extends pulumi.InvokeOptions>(
+  fn: string,
+  opts: T | undefined,
+  args?: unknown,
+  def?: FunctionDefinition,
+): T {
+  if (def) checkArgs(args, Object.keys(def.inputs?.properties ?? {}), `secops.${fn}`);
   for (const key of ["apiKey", "baseUrl"])
     if (opts && typeof opts === "object" && key in opts)
       throw new pulumi.RunError(
@@ -51,12 +51,8 @@ export function getIntegrationCount(
   args: IntegrationFilter = {},
   opts?: pulumi.InvokeOptions,
 ): Promise<IntegrationCountResult> {
-  checkArgs(args, INTEGRATION_COUNT_ARGS, "secops.getIntegrationCount");
-  return pulumi.runtime.invoke(
-    "secops:index:getIntegrationCount",
-    { ...args },
-    invokeOptions("getIntegrationCount", opts),
-  );
+  const options = invokeOptions("getIntegrationCount", opts, args, integrationCountDefinition);
+  return pulumi.runtime.invoke("secops:index:getIntegrationCount", { ...args }, options);
 }
 
 /** {@link getIntegrationCount} as an Output; arguments may be Outputs. */
@@ -64,12 +60,8 @@ export function getIntegrationCountOutput(
   args: InputFields<IntegrationFilter> = {},
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<IntegrationCountResult> {
-  checkArgs(args, INTEGRATION_COUNT_ARGS, "secops.getIntegrationCountOutput");
-  return pulumi.runtime.invokeOutput(
-    "secops:index:getIntegrationCount",
-    { ...args },
-    invokeOptions("getIntegrationCountOutput", opts),
-  );
+  const options = invokeOptions("getIntegrationCountOutput", opts, args, integrationCountDefinition);
+  return pulumi.runtime.invokeOutput("secops:index:getIntegrationCount", { ...args }, options);
 }
 
 /** Every threat indicator of a case. */
@@ -77,12 +69,9 @@ export function getCaseThreatIndicators(
   args: GetCaseThreatIndicatorsArgs,
   opts?: pulumi.InvokeOptions,
 ): Promise<GetCaseThreatIndicatorsResult> {
-  checkArgs(args, CASE_THREAT_INDICATORS_ARGS, "secops.getCaseThreatIndicators");
-  return pulumi.runtime.invoke(
-    "secops:index:getCaseThreatIndicators",
-    { caseId: args.caseId, sortDirection: args.sortDirection },
-    invokeOptions("getCaseThreatIndicators", opts),
-  );
+  const options = invokeOptions("getCaseThreatIndicators", opts, args, caseThreatIndicatorsDefinition);
+  const { caseId, sortDirection } = args;
+  return pulumi.runtime.invoke("secops:index:getCaseThreatIndicators", { caseId, sortDirection }, options);
 }
 
 /** {@link getCaseThreatIndicators} as an Output; arguments may be Outputs. */
@@ -90,10 +79,11 @@ export function getCaseThreatIndicatorsOutput(
   args: InputFields<GetCaseThreatIndicatorsArgs>,
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetCaseThreatIndicatorsResult> {
-  checkArgs(args, CASE_THREAT_INDICATORS_ARGS, "secops.getCaseThreatIndicatorsOutput");
+  const options = invokeOptions("getCaseThreatIndicatorsOutput", opts, args, caseThreatIndicatorsDefinition);
+  const { caseId, sortDirection } = args;
   return pulumi.runtime.invokeOutput(
     "secops:index:getCaseThreatIndicators",
-    { caseId: args.caseId, sortDirection: args.sortDirection },
-    invokeOptions("getCaseThreatIndicatorsOutput", opts),
+    { caseId, sortDirection },
+    options,
   );
 }

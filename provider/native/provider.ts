@@ -5,9 +5,9 @@ import { argNames, checkArgs, withDefaults } from "./utilities";
 /** Arguments of {@link Provider}. */
 export interface ProviderArgs {
   /**
-   * The team's API key (kept secret). An explicit provider takes its key from here only, never from
-   * stack config or SECOPS_API_KEY (a fallback is how a typo writes into another team): without it,
-   * preview fails naming the provider. Only the default provider reads `secops:apiKey`, then SECOPS_API_KEY.
+   * The team's API key (kept secret). An explicit provider takes it from here only (a fallback is how a
+   * typo writes into another team): without it, preview fails. Only the default provider reads
+   * `secops:apiKey`, then SECOPS_API_KEY.
    */
   apiKey?: pulumi.Input<string>;
   /** The API's base URL. Default: stack config `secops:baseUrl` (default provider), then SECOPS_BASE_URL. */

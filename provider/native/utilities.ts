@@ -1,9 +1,6 @@
 /**
- * What a generated SDK's `utilities.ts` gives its resources and invokes: the package version (and the
- * plugin's download URL when the package declares one) as default options, so the engine loads the
- * plugin of the SDK's own version; and the required-input check of generated constructors. Beyond a
- * generated SDK, it refuses argument names it does not know (generated SDKs drop them silently, and a
- * dropped `apiKey` or `enabled` would be replaced by a default: issue 32).
+ * A generated SDK's `utilities.ts`, plus the refusal of unknown argument names (generated SDKs drop
+ * them, and a dropped `apiKey` or `enabled` would fall back to a default).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { didYouMean } from "../client/options";
@@ -17,10 +14,7 @@ interface PulumiField {
   server?: string;
 }
 
-/**
- * Default options of every resource and invoke: `version` (the SDK's, so the engine loads the plugin of
- * that version), and `pluginDownloadURL` when declared.
- */
+/** Default options of resources and invokes: the SDK's `version`, and `pluginDownloadURL` when declared. */
 export function resourceOptsDefaults(field?: PulumiField): { version: string; pluginDownloadURL?: string } {
   const server = (field ?? (require("../../package.json") as { pulumi?: PulumiField }).pulumi)?.server;
   return server ? { version: VERSION, pluginDownloadURL: server } : { version: VERSION };
@@ -33,18 +27,14 @@ export function withDefaults<T extends pulumi.ResourceOptions | pulumi.InvokeOpt
   return pulumi.mergeOptions(resourceOptsDefaults(), (opts ?? {}) as pulumi.ResourceOptions) as T;
 }
 
-/**
- * Every argument name of `T`, checked at compile time: a name missing here, or one `T` does not have,
- * is a type error, so the list the constructor checks against cannot drift from the Args type.
- */
+/** Every argument name of `T`, checked at compile time so the list cannot drift from the Args type. */
 export function argNames<T>(names: { [K in keyof Required<T>]: true }): readonly string[] {
   return Object.keys(names);
 }
 
 /**
- * Refuses an argument name the resource or function does not know, naming the closest known one:
- * `apikey is not an argument of secops.Provider; did you mean apiKey?`. `type` is the name a program
- * uses (`secops.Provider`, `secops.getIntegrationCount`).
+ * Refuses an unknown argument name, naming the closest known one (`apikey is not an argument of
+ * secops.Provider; did you mean apiKey?`). `type` is the name a program uses.
  */
 export function checkArgs(args: unknown, known: readonly string[], type: string): void {
   if (args === undefined || args === null) return;
@@ -68,8 +58,7 @@ export interface ResourceArgsSpec {
 
 /**
  * A generated constructor's checks: argument names first (a misspelt required input is named as the
- * typo it is), then each required input is given, unless the resource is read by id or URN:
- * `Missing required property '<input>' of secops.<Resource> "<name>"`.
+ * typo it is), then the required inputs, unless the resource is read by id or URN.
  */
 export function requireInputs(
   spec: ResourceArgsSpec,

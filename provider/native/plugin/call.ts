@@ -1,7 +1,4 @@
-/**
- * One gRPC call of the plugin: its handler runs with the URN (if any) as the context of warnings, and
- * a failure becomes a gRPC status without the key or the call's secret values.
- */
+/** One gRPC call: its handler runs with its URN as the warnings' context; failures are redacted. */
 import type * as grpcTypes from "@grpc/grpc-js";
 import { withCancellation } from "../../client/cancellation";
 import { callError, RpcFailure, type CallError } from "./errors";
@@ -13,11 +10,7 @@ export type Message = { serializeBinary(): Uint8Array };
 /** What a method does with its request. */
 export type Handler = (req: never) => unknown;
 
-/**
- * Runs `handler` for `request`; rejects with a {@link CallError}. The requests it makes to the API
- * end with `call`: once the engine cancels it, those not yet sent are never sent
- * (client/cancellation.ts).
- */
+/** Runs `handler` (a cancel ends its API requests); rejects with a {@link CallError}. */
 export function runCall<T>(
   instance: ProviderInstance,
   call: grpcTypes.ServerUnaryCall<unknown, unknown>,

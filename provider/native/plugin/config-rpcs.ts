@@ -1,9 +1,7 @@
 /**
- * Provider configuration RPCs: Handshake, CheckConfig (no network; failures name the provider and
- * the property), DiffConfig and Configure. Config properties: `apiKey` (secret) and `baseUrl`. A named
- * provider's key comes from its own arguments only; the default provider (URN name `default` or
- * `default_<version>`) keeps the documented precedence: explicit (stack config) > SECOPS_API_KEY
- * (issue 32).
+ * Provider configuration RPCs: Handshake, CheckConfig, DiffConfig and Configure (`apiKey`, secret, and
+ * `baseUrl`). A named provider's key comes from its own arguments only; the default provider's from
+ * stack config, then SECOPS_API_KEY.
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { didYouMean } from "../../client/options";
@@ -38,10 +36,8 @@ function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | 
 }
 
 /**
- * One failure per problem, without network, each naming the provider (`who`, from the URN) and the
- * setting: unknown names, a named provider without its own key, and each setting by the client's own
- * rules, also when it comes from the environment (SECOPS_BASE_URL for any provider, SECOPS_API_KEY
- * for the default one), so a bad URL fails at preview rather than at every resource's first request.
+ * One failure per problem, without network, naming the provider and the setting; a setting from the
+ * environment is checked too, so a bad URL fails preview rather than every resource.
  */
 export function configFailures(news: Record<string, unknown>, who?: ProviderIdentity): Failure[] {
   const failures = unknownSettings(news, who);
@@ -69,7 +65,7 @@ export function configFailures(news: Record<string, unknown>, who?: ProviderIden
   return failures;
 }
 
-/** CheckConfig. The URN names the provider (and tells the default one); `instance` remembers it for Configure. */
+/** CheckConfig. The URN names the provider (default or not); `instance` remembers it for Configure. */
 export function checkConfig(
   req: providerPb.CheckRequest,
   instance?: ProviderInstance,
@@ -102,12 +98,7 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
   }
 }
 
-/**
- * The words of the refusal of a key of another team (the offline runner gives the same). Switching it
- * would leave every rule the provider holds in the old team (reads of the new key cannot see them),
- * and a replace would move them all with one `--yes`: either way rules change team without anyone
- * asking for it (issue 32).
- */
+/** The refusal of another team's key: the provider's rules would be left behind, or moved by a replace. */
 export function otherTeamsKeyMessage(
   who: ProviderIdentity | undefined,
   before: string,
@@ -121,16 +112,10 @@ export function otherTeamsKeyMessage(
 }
 
 /**
- * DiffConfig. A new key of the same team is an update of the provider. A key of another team is
- * refused (FAILED_PRECONDITION, naming both teams and the deliberate way: a provider of a new name),
- * never planned as a replace that would move every rule it manages. When the teams cannot be looked up
- * now, it is an update and each operation checks the team before it sends anything.
- *
- * The refusal is kept by the instance and given by its Configure, which the engine calls next on the
- * same plugin before any resource of the provider: the engine prints a Configure error as it is, but a
- * DiffConfig error with its gRPC framing (`rpc error: code = FailedPrecondition desc = ...`, seen
- * through Pulumi 3.274). Either way no resource of the provider is created, updated or deleted in that
- * run. Without an instance (a direct call) DiffConfig itself fails.
+ * DiffConfig. A new key of the same team is an update; one of another team is refused (never a
+ * replace); teams that cannot be looked up now make an update, and each operation checks the team.
+ * The refusal is thrown by the Configure that follows (before any resource): the engine prints a
+ * DiffConfig error with its gRPC framing, a Configure error as it is. Without an instance, thrown here.
  */
 export async function diffConfig(
   req: providerPb.DiffRequest,
@@ -173,12 +158,7 @@ function given(args: Record<string, unknown>, who: ProviderIdentity | undefined)
   }
 }
 
-/**
- * What this provider supports. Secrets: yes (a secret input stays secret in state). Resources: yes, as
- * the protocol requires of a provider that handshakes; no input of ours takes a resource, so a
- * reference sent as an input fails Check like any other value of the wrong type. Outputs, autonaming
- * configuration and non-UTF-8 byte strings: no.
- */
+/** What this provider supports: secrets and resources (required once it handshakes; no input takes one). */
 const PROTOCOL = {
   acceptSecrets: true,
   acceptResources: true,
@@ -186,28 +166,19 @@ const PROTOCOL = {
   supportsAutonamingConfiguration: false,
 } as const;
 
-/**
- * Handshake: the engine's first call (Pulumi 3.x engines since the protocol added it), and how it
- * learns what the provider supports; its answers must match Configure's. After a successful Handshake
- * the engine records these answers and ignores Configure's flags; it also assumes the provider
- * supports `preview` on Create and Update (`pluginProtocol.supportsPreview: true` in the engine's
- * provider_plugin.go), which this provider does: a Create or Update with `preview` writes nothing.
- */
+/** Handshake: the engine then ignores Configure's (matching) flags and assumes `preview` support. */
 export function handshake(_req: providerPb.ProviderHandshakeRequest): providerPb.ProviderHandshakeResponse {
   return new (proto().provider.ProviderHandshakeResponse)()
     .setAcceptSecrets(PROTOCOL.acceptSecrets)
     .setAcceptResources(PROTOCOL.acceptResources)
     .setAcceptOutputs(PROTOCOL.acceptOutputs)
     .setSupportsAutonamingConfiguration(PROTOCOL.supportsAutonamingConfiguration);
-  // acceptsByteString (field 6) is left at its default, false: the stubs of @pulumi/pulumi 3.248 (the
-  // lowest version this package supports) do not have the field yet.
+  // acceptsByteString stays false: @pulumi/pulumi 3.248's stubs (our lowest) lack the field.
 }
 
 /**
- * Configure. Who the provider is comes from the request's URN (an engine that was told
- * `configureWithUrn` in Handshake sends it) or else from its CheckConfig: a named provider's key then
- * never comes from the environment. An engine that sends neither (a refresh of an old state) keeps
- * the documented precedence; CheckConfig refused a named provider without a key before it was created.
+ * Configure. Who the provider is comes from the URN, else its CheckConfig, so a named provider's key
+ * never comes from the environment (with neither, as for an old state's refresh, the default's rules).
  */
 export async function configure(
   instance: ProviderInstance,
@@ -227,8 +198,7 @@ export async function configure(
   );
   // A key given and known is checked now: refused, it fails here once for the provider.
   if (text(args.apiKey) !== undefined) await instance.checkKey();
-  // The answers Handshake gives (an engine that handshook ignores these), and preview support, which
-  // the protocol requires of a provider that handshakes.
+  // Handshake's answers (for an engine that did not handshake), and preview support.
   return new (proto().provider.ConfigureResponse)()
     .setAcceptsecrets(PROTOCOL.acceptSecrets)
     .setSupportspreview(true)

@@ -1,22 +1,19 @@
 /**
- * The engine's detailed diff from an implementation's diff: which input changed and how (add,
- * delete, update; `_REPLACE` when it forces a replacement). Properties that are also outputs are
- * compared with the last outputs (so drift found by refresh shows), input-only ones with old inputs.
+ * The engine's detailed diff: which input changed and how. Inputs that are also outputs are compared
+ * with the last outputs (so drift found by refresh shows), input-only ones with the old inputs.
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { proto } from "./proto";
 import type { Bag, NativeResource } from "./resources";
 import { UNKNOWN } from "../../resources/framework/markers";
 
+/** How a property changed. */
 export type Kind = "ADD" | "DELETE" | "UPDATE";
 
 const present = (v: unknown) => v !== undefined && v !== null;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/**
- * How each input changed between the old state and the new inputs; a property the implementation
- * says it replaces is an update if nothing else changed it.
- */
+/** How each input changed; a property the implementation replaces is an update if nothing else changed it. */
 export function propertyChanges(
   type: NativeResource,
   olds: Bag,
@@ -41,10 +38,7 @@ export function propertyChanges(
   return kinds;
 }
 
-/**
- * A DiffResponse: each changed property with its kind, `_REPLACE` for those in `replaces`;
- * `inputDiff` when the kinds compare new inputs with old inputs (resources), not old state (config).
- */
+/** A DiffResponse: each changed property's kind (`_REPLACE` for `replaces`); `inputDiff` for resources. */
 export function diffResponse(
   kinds: ReadonlyMap<string, Kind>,
   {

@@ -1,7 +1,4 @@
-/**
- * How failures cross gRPC: the message (redacted) as the status details, and a create that made
- * something as Pulumi's ErrorResourceInitFailed (id and properties), so the engine records it.
- */
+/** How failures cross gRPC: the redacted message, and a half-made create as ErrorResourceInitFailed. */
 import type * as grpcTypes from "@grpc/grpc-js";
 import { ErrorCodes, isSecOpsError, redact, redactValues } from "../../client/errors";
 import { proto, toStruct } from "./proto";
@@ -40,8 +37,8 @@ function codeOf(err: unknown): "INVALID_ARGUMENT" | "FAILED_PRECONDITION" | "UNI
 }
 
 /**
- * The gRPC status for `err`, without the key or any of `secrets` (the call's secret input values); a
- * half-finished create's ErrorResourceInitFailed goes as the status details (binary metadata).
+ * The gRPC status for `err`, without the key or the call's `secrets`; a half-finished create's
+ * ErrorResourceInitFailed goes as the status details (binary metadata).
  */
 export function callError(err: unknown, secrets: ReadonlySet<string>): CallError {
   const clean = (text: string) => redactValues(redact(text), secrets);

@@ -1,7 +1,4 @@
-/**
- * One configured provider instance: its own settings, its own SecOpsClient (own key, own pool) and its
- * own implementations (own caches). Nothing here is process-global, so two teams never mix.
- */
+/** One configured provider instance: own settings, client and caches (nothing global: teams never mix). */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SecOpsClient } from "../../client/client";
@@ -22,16 +19,10 @@ import type { Unwrapped } from "./wire";
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
 export type PluginLog = (severity: "info" | "warning" | "error", message: string, urn?: string) => void;
 
-/**
- * The current call: the URN of the resource it is about (warnings carry it to the engine) and the
- * values of its secret inputs, in every encoding, which its error must not carry.
- */
+/** The current call: its resource's URN (for warnings) and secrets in every encoding (kept out of errors). */
 export const currentCall = new AsyncLocalStorage<{ urn: string; secrets: Set<string> }>();
 
-/**
- * Keeps the string values of the secret properties of `bag` out of the current call's error text;
- * returns `bag`.
- */
+/** Keeps the secret strings of `bag` out of the current call's error text; returns `bag`. */
 export function hideInErrors(bag: Unwrapped): Unwrapped {
   const call = currentCall.getStore();
   const add = (v: unknown): void => {
@@ -50,11 +41,7 @@ export interface ProviderIdentity {
   isDefault: boolean;
 }
 
-/**
- * The provider a URN names (`urn:pulumi:<stack>::<project>::pulumi:providers:secops::<name>`), or
- * undefined for no URN. The engine names default providers `default`, or `default_<version>` (dots as
- * underscores, e.g. `default_0_1_0`).
- */
+/** The provider a URN names (`...::pulumi:providers:secops::<name>`; default: `default[_<version>]`). */
 export function providerOfUrn(urn: string | undefined): ProviderIdentity | undefined {
   const name = urn ? urn.split("::").pop() : undefined;
   return name ? { name, isDefault: isDefaultProviderName(name) } : undefined;
@@ -66,10 +53,7 @@ export function describeProvider(who: ProviderIdentity | undefined): string {
   return who.isDefault ? "the default secops provider" : `the secops provider ${JSON.stringify(who.name)}`;
 }
 
-/**
- * The error of a key the API refused (401), made once per instance and given to every later call:
- * one message naming the provider, the setting and the fix, instead of one 401 per resource.
- */
+/** A refused key (401) as one error naming the provider, the setting and the fix (not one per resource). */
 function keyRefused(
   who: ProviderIdentity | undefined,
   err: { method?: string; path?: string },
@@ -86,6 +70,7 @@ function keyRefused(
   );
 }
 
+/** One provider instance: the ResourceContext of its resources' implementations. */
 export class ProviderInstance implements ResourceContext {
   /** Who this instance is, from its CheckConfig or Configure URN (one plugin process per provider). */
   who: ProviderIdentity | undefined;
@@ -104,12 +89,8 @@ export class ProviderInstance implements ResourceContext {
   constructor(private readonly log: PluginLog) {}
 
   /**
-   * Settings from Configure: explicit args, then the engine's `variables`
-   * (`secops:config:<key>`, for an explicit provider its own arguments again), then
-   * SECOPS_API_KEY/SECOPS_BASE_URL; a named provider's key never comes from the environment. A key
-   * given but unknown (an output of another resource, in preview) is never replaced by another one. A
-   * missing key fails the first call that needs the API (never Configure), so a preview without
-   * credentials still works.
+   * Settings from Configure: args, then `variables`, then the environment (never a named provider's
+   * key). An unknown key is never replaced; a missing one fails API calls, not Configure (preview works).
    */
   configure(
     explicit: ConnectionOptions,
@@ -126,8 +107,7 @@ export class ProviderInstance implements ResourceContext {
         );
       return resolveSettings(explicit, (key) => variables(key.replace(/^secops:/, "secops:config:")), named);
     });
-    // Reported by client() at the first call that needs the API; said once now, so a preview without a
-    // key does not pass silently.
+    // Reported by client() at the first API call; warned now, so a keyless preview is not silent.
     settings.catch((err: unknown) => {
       const warning = keyUnknown ? undefined : missingSettingsWarning(err); // an unknown key is known at up
       if (warning) this.warn("settings", warning);
@@ -140,10 +120,7 @@ export class ProviderInstance implements ResourceContext {
     if (old) void old.then((c) => c.close()).catch(() => undefined);
   }
 
-  /**
-   * This instance's client (created on first use, validated then). After the API refused the key,
-   * every call gets that one error and nothing more is sent.
-   */
+  /** This instance's client (made and validated on first use); after a refused key, that one error. */
   client(): Promise<SecOpsClient> {
     if (this.#refused) return Promise.reject(this.#refused);
     this.#settings ??= Promise.resolve().then(() => resolveSettings());
@@ -161,10 +138,7 @@ export class ProviderInstance implements ResourceContext {
     return this.#client;
   }
 
-  /**
-   * Runs a call that needs the API. A key the API refuses (401) becomes one error naming the
-   * provider, the setting and the fix, made at the first refusal and given to every later call.
-   */
+  /** Runs a call that needs the API; a 401 becomes {@link keyRefused}'s error, given to every later call. */
   async guard<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -176,11 +150,8 @@ export class ProviderInstance implements ResourceContext {
   }
 
   /**
-   * At Configure, when a key is given: the key's identity is looked up (the lookup every create needs
-   * anyway, cached by the client), so a key the API refuses fails Configure, once for the provider,
-   * instead of each resource's first call (the engine prints one error per resource then). Anything
-   * else (no settings, the API unreachable, no answer within `waitMs`) is left to the calls that need
-   * the API, which report it themselves.
+   * At Configure, with a key given: a refused key fails Configure once, not every resource. Anything
+   * else (unreachable, slower than `waitMs`) is left to the calls that need the API.
    */
   async checkKey(waitMs = 5_000): Promise<void> {
     let client: SecOpsClient;

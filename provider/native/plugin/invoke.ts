@@ -1,8 +1,4 @@
-/**
- * Invoke: the data sources as provider functions, with the same arguments and results as
- * `getIdentity`, `getIntegrationCount` and `getCaseThreatIndicators` (the bodies are shared).
- * A bad argument is a CheckFailure naming it, sent before any request.
- */
+/** Invoke: the data sources' bodies; a bad argument is a CheckFailure naming it, before any request. */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { SecOpsClient } from "../../client/client";
 import { SecOpsInputError } from "../../client/errors";
@@ -29,6 +25,7 @@ export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = Object.fromEntri
   ]),
 );
 
+/** The first argument name `fn` does not know, as an input error. */
 function unknownArgument(fn: NativeFunction, args: Bag): SecOpsInputError | undefined {
   for (const key of Object.keys(args)) {
     if (fn.args.includes(key)) continue;
@@ -37,6 +34,7 @@ function unknownArgument(fn: NativeFunction, args: Bag): SecOpsInputError | unde
   return undefined;
 }
 
+/** Invoke: runs the function of `tok` with this instance's client. */
 export async function invoke(
   instance: ProviderInstance,
   req: providerPb.InvokeRequest,

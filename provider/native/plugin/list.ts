@@ -1,9 +1,6 @@
 /**
- * List (server streaming): the objects of the provider's team of one resource type, a page per call,
- * as `pulumi do <token> list` asks for them. The listing itself is the one `secops drift` and
- * `secops hva export` use (resources/framework/listing.ts). A query holding an unknown value (a preview's
- * computed input) answers a single `Computed`; an unknown query key, a negative limit, a key the API
- * refuses or a role without access fail the call: never an empty list.
+ * List (server streaming), a page per call (resources/framework/listing.ts). A query holding an unknown
+ * value answers a single `Computed`; a bad query or limit, a refused key or role fail: never an empty list.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";

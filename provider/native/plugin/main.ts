@@ -1,8 +1,4 @@
-/**
- * `pulumi-resource-secops [--logtostderr] [-v=N] [--tracing <endpoint>] [engineAddress]`: started by
- * the engine (or the offline runner), it serves the ResourceProvider service and prints its port
- * alone on the first line of stdout. `--version` and `--help` answer and exit.
- */
+/** The plugin's main: serves the ResourceProvider service and prints its port alone on stdout's line 1. */
 import { VERSION } from "../../version";
 import { startPluginServer } from "./server";
 
@@ -12,6 +8,7 @@ const WITH_VALUE = new Set(["--tracing", "-tracing"]);
 /** How long SIGTERM waits for calls in flight before the process ends anyway. */
 const STOP_GRACE_MS = 2_000;
 
+/** The plugin's `--help`. */
 export const USAGE = `usage: pulumi-resource-secops [--logtostderr] [-v=N] [--tracing <endpoint>] [engine-address]
 
 The secops resource provider plugin for Pulumi. The Pulumi engine starts it: it serves Pulumi's
@@ -34,14 +31,14 @@ export function engineAddressOf(argv: readonly string[]): string | undefined {
 /** How often the plugin looks for its parent (the engine) gone. */
 const ORPHAN_CHECK_MS = 500;
 
+/** Runs the plugin with the engine's arguments until SIGTERM, SIGINT or its engine is gone. */
 export async function main(argv: string[]): Promise<void> {
   if (argv.includes("--version")) return void process.stdout.write(`${VERSION}\n`);
   if (argv.includes("--help") || argv.includes("-h")) return void process.stdout.write(USAGE);
   const engineAddress = engineAddressOf(argv);
   const server = await startPluginServer({ engineAddress });
   process.stdout.write(`${server.port}\n`);
-  // Calls in flight are ended (their requests aborted): an unknown create outcome stays in the
-  // intent journal, which the next run settles. The process never waits on them past the grace.
+  // Calls in flight are ended (an unknown create outcome stays journaled for the next run to settle).
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -51,10 +48,8 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  // An engine that died without stopping it (killed with SIGKILL, a lost CI runner) leaves an orphan
-  // that no call reaches again, and whose live journal entries would keep the next run from adopting
-  // what its creates made: it stops as on SIGTERM once it sees its parent, the engine, gone. Not
-  // when no engine started it (attach mode, where whoever started it may come and go).
+  // An orphan (its engine killed) would keep its journal entries live, so the next run could not adopt
+  // what its creates made: it stops once its parent is gone. Not in attach mode (no engine address).
   if (!engineAddress) return;
   const parent = process.ppid;
   const orphaned = setInterval(() => {

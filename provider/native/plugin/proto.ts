@@ -1,10 +1,7 @@
 /**
  * Pulumi's gRPC stubs (`@pulumi/pulumi/proto/*`) with the grpc-js and google-protobuf they were
- * generated for. The plugin serves with them (./server.ts) and the side that plays the engine (the
- * offline runner, the tests) calls with them. Under Node, grpc-js and google-protobuf are resolved
- * from @pulumi/pulumi's own folder (a nested install may hold other copies beside this package), so
- * the stubs and the server share one instance; the plugin bundle needs static requires to follow, and
- * scripts/bundle-plugin.js resolves those same names from that folder.
+ * generated for, resolved from @pulumi/pulumi's own folder so stubs and server share one instance (the
+ * bundle uses static requires, which scripts/bundle-plugin.js resolves from that same folder).
  */
 import { dirname } from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -35,6 +32,7 @@ export interface Proto {
   empty: typeof emptyPb;
 }
 
+/** What the length guard needs of google-protobuf's BinaryReader. */
 interface Reader {
   nextField(): boolean;
   getWireType(): number;
@@ -69,10 +67,8 @@ function shared(): Shared {
 }
 
 /**
- * google-protobuf reads a length-delimited field byte by byte up to the length it claims, past the end
- * of the message: six bytes claiming 4 GiB (`0a ff ff ff ff 0f`) spin a core for minutes and the
- * process answers nothing, not even SIGTERM. Every field header is checked here before it is read:
- * a length beyond the bytes that remain, or a group (which Pulumi's protocol never uses), throws.
+ * google-protobuf reads a field up to the length it claims, past the message's end (six bytes claiming
+ * 4 GiB spin a core for minutes): such a length, or a group (unused by Pulumi), throws here first.
  */
 function guardReader(reader: { prototype: Reader }): void {
   const R = reader.prototype as Reader & { __secopsGuarded?: boolean };

@@ -1,10 +1,6 @@
 /**
- * Resource RPCs: Check, Diff, Create, Read (refresh and import), Update, Delete. Each unwraps
- * secrets, calls the shared implementation of the URN's type for this provider instance, and wraps
- * what arrived secret again in what it returns. Check refuses unknown input names (the
- * implementation's check names the closest known one) and output-only names: Pulumi YAML and other
- * languages reach it without our SDK. Calls that need the API run through the instance's guard (one
- * error for a refused key).
+ * Resource RPCs: each unwraps secrets, calls this instance's implementation of the URN's type, and
+ * wraps what arrived secret again. API calls run through the instance's guard.
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
@@ -52,6 +48,7 @@ async function checkFailures(resource: NativeResource, impl: Impl, olds: Bag, ne
   return { inputs: checked.inputs ?? news, failures };
 }
 
+/** Check, with the output-only names given as inputs refused too. */
 export async function check(
   instance: ProviderInstance,
   req: providerPb.CheckRequest,
@@ -64,6 +61,7 @@ export async function check(
   return res;
 }
 
+/** Diff: the implementation's verdict, detailed per property. */
 export async function diff(
   instance: ProviderInstance,
   req: providerPb.DiffRequest,
@@ -79,6 +77,7 @@ export async function diff(
   return diffResponse(kinds, { changes: true, replaces, deleteBeforeReplace, inputDiff: true });
 }
 
+/** Create (in preview: the known inputs and unknowns), checked again first. */
 export async function create(
   instance: ProviderInstance,
   req: providerPb.CreateRequest,
@@ -115,6 +114,7 @@ function refreshedInputs(resource: NativeResource, inputs: Bag, outputs: Bag): B
   return next;
 }
 
+/** Read: a refresh, or an import (an id only: inputs and properties both come back). */
 export async function read(
   instance: ProviderInstance,
   req: providerPb.ReadRequest,
@@ -122,14 +122,13 @@ export async function read(
   const { resource, impl } = resolve(instance, req.getUrn(), req.getType());
   const props = unwrapHidden(req.getProperties());
   const inputs = unwrapHidden(req.getInputs());
-  // Import: the engine knows only the id; both inputs and properties come back.
   const importing = Object.keys(props.values).length === 0 && Object.keys(inputs.values).length === 0;
   const found = await instance.guard(() => impl.read(req.getId(), importing ? undefined : props.values));
   const res = new (proto().provider.ReadResponse)();
   if (!found.id || !found.props) return res; // gone: an empty id
   const secrets = new Set([...props.secrets, ...inputs.secrets]);
   const nextInputs = importing
-    ? resource.importInputs(found.props)
+    ? resource.definition.importInputs(found.props)
     : refreshedInputs(resource, inputs.values, found.props);
   return res
     .setId(found.id)
@@ -137,6 +136,7 @@ export async function read(
     .setInputs(sealed(nextInputs, secrets));
 }
 
+/** Update (in preview: the known inputs and unknowns). */
 export async function update(
   instance: ProviderInstance,
   req: providerPb.UpdateRequest,
@@ -151,6 +151,7 @@ export async function update(
   return new (proto().provider.UpdateResponse)().setProperties(sealed(outputs, secrets));
 }
 
+/** Delete. */
 export async function remove(instance: ProviderInstance, req: providerPb.DeleteRequest): Promise<void> {
   const { impl } = resolve(instance, req.getUrn(), req.getType());
   const olds = unwrapHidden(req.getProperties()).values;

@@ -1,7 +1,4 @@
-/**
- * The native front-end's table of resources, made from the definitions (resources/framework/registry.ts): token,
- * the shared implementation, and the property names and defaults the plugin's RPCs need.
- */
+/** The plugin's resources, from the registry: definition, implementation, and what the RPCs need of them. */
 import { defaultsOf, type Bag } from "../../resources/framework/definition";
 import { RESOURCES, type RegisteredResource } from "../../resources/framework/registry";
 
@@ -9,29 +6,23 @@ export type { Bag } from "../../resources/framework/definition";
 
 /** One native resource type: its definition (names in messages, what replaces, what is output-only). */
 export interface NativeResource extends RegisteredResource {
-  token: string;
   /** Input property names. */
   inputs: readonly string[];
   /** Output property names. */
   outputs: readonly string[];
   /** The values Check gives inputs left unset (an unset input is no change from its default). */
   defaults: Readonly<Bag>;
-  /** The inputs a program declares for an object read by import (its current values). */
-  importInputs(outputs: Bag): Bag;
 }
 
 /** The resource the plugin serves for `token`, made from its definition; undefined for another token. */
 export function nativeResource(token: string): NativeResource | undefined {
   const found = RESOURCES.find((r) => r.definition.token === token);
   if (!found) return undefined;
-  const { definition, make } = found;
+  const { definition } = found;
   return {
-    token,
-    definition,
-    make,
+    ...found,
     inputs: Object.keys(definition.inputs),
     outputs: Object.keys(definition.outputs),
     defaults: defaultsOf(definition),
-    importInputs: (o: Bag) => definition.importInputs(o),
   };
 }

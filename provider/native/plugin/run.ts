@@ -1,8 +1,4 @@
-/**
- * The plugin executable's entry, bundled into dist/plugin/pulumi-resource-secops.js (run by
- * bin/pulumi-resource-secops and embedded in the release archive's single executable). In both,
- * `process.argv[2..]` are the engine's arguments.
- */
+/** The plugin executable's entry (bundled into dist/plugin/): argv[2..] are the engine's arguments. */
 import { main } from "./main";
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -1,9 +1,6 @@
 /**
- * The plugin's gRPC server: Pulumi's ResourceProvider service on 127.0.0.1, one provider instance per
- * server (the engine starts one plugin process per provider instance). Served with @grpc/grpc-js and
- * the stubs of `@pulumi/pulumi/proto`, as Pulumi's own Node.js provider host does
- * (`sdk/nodejs/provider/server.ts`), but with our own handlers: the SDK's `provider.main` ignores
- * provider config, lacks CheckConfig/DiffConfig and fails on an import's id-only Read.
+ * The plugin's gRPC server: the ResourceProvider service on 127.0.0.1, one provider instance per
+ * server, on grpc-js and `@pulumi/pulumi/proto` as Pulumi's own Node.js host, with our own handlers.
  */
 import type * as grpcTypes from "@grpc/grpc-js";
 import { VERSION } from "../../version";
@@ -25,19 +22,13 @@ export interface PluginServer {
   stop(): Promise<void>;
 }
 
-/**
- * The engine's message limit (`maxRPCMessageSize` in the engine and in Pulumi's Node.js SDK), both
- * ways, as grpc-js channel options (the server's and the engine client's).
- */
+/** The engine's message limit (`maxRPCMessageSize`), both ways, as grpc-js channel options. */
 const MESSAGE_LIMITS = {
   "grpc.max_send_message_length": 400 * 1024 * 1024,
   "grpc.max_receive_message_length": 400 * 1024 * 1024,
 };
 
-/**
- * The package schema served by GetSchema: `schema.json` at the package root (three levels up from
- * both `provider/native/plugin/` and `dist/native/plugin/`; a static require, so the bundle carries it).
- */
+/** The package schema GetSchema serves (a static require three levels up, so the bundle carries it). */
 export function packageSchema(): string {
   return JSON.stringify(require("../../../schema.json"));
 }

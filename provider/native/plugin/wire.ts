@@ -1,6 +1,5 @@
 /**
- * Values as the engine sends them: secrets are signature objects (when the provider answered
- * acceptSecrets), unknowns during preview are a fixed string. Implementations see plain values; what
+ * Secrets as the engine sends them (signature objects): implementations see plain values, and what
  * arrived secret is wrapped again in what goes back, so a secret input stays secret in state.
  */
 import { SECRET_SIG, SIG_KEY } from "../../resources/framework/markers";
@@ -19,6 +18,7 @@ export interface Unwrapped {
   secrets: Set<string>;
 }
 
+/** `v` without secret wrappers; `found.secret` set when it had one. */
 function strip(v: unknown, found: { secret: boolean }): unknown {
   if (isSecret(v)) {
     found.secret = true;

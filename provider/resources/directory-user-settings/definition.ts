@@ -1,7 +1,4 @@
-/**
- * DirectoryUserSettings, declared once (see ../framework/definition.ts for what is made of it): any
- * subset of a directory user's three flags.
- */
+/** DirectoryUserSettings, declared once (see ../framework/definition.ts): any of a user's three flags. */
 import { isDotSegment } from "../../client/ids";
 import type { DirectoryUser } from "../../client/types";
 import { slug } from "../framework/names";

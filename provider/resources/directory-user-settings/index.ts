@@ -1,7 +1,6 @@
 /**
- * DirectoryUserSettings' implementation: manages any subset of a directory user's three flags. Only
- * the flags set in the inputs are managed: an unset flag is never written and never diffed. Shared by
- * both front-ends (`dynamic/` and `native/`); `provider` is what the dynamic shim loads.
+ * DirectoryUserSettings' implementation, shared by both front-ends: only the flags set are managed
+ * (written and diffed). `provider` is what the dynamic shim loads.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
@@ -35,6 +34,7 @@ export {
   type UserFlag,
 } from "./definition";
 
+/** The flags the inputs set: the managed ones. */
 const managed = (inputs: Partial<Record<UserFlag, unknown>>) =>
   USER_FLAGS.filter((f) => inputs[f] !== undefined && inputs[f] !== null);
 
@@ -55,6 +55,7 @@ async function readUser(client: SecOpsClient, id: string): Promise<DirectoryUser
   }
 }
 
+/** PATCHes the flags; a 403 says the key's role. */
 async function patch(
   client: SecOpsClient,
   id: string,
@@ -84,11 +85,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
 > {
   /** Which resource manages which user in this run. */
   readonly #declared = new Declarations();
-  /**
-   * Users a create or an import took over, or a diff showed held, in this run, with that resource's URN
-   * where known: another resource leaving the stack does not restore their flags (see
-   * HvaAutomationRuleImpl's #takenOver).
-   */
+  /** Users taken over or shown held in this run, with the URN if known: another's delete restores nothing. */
   readonly #imported = new Map<string, string | undefined>();
 
   constructor(private readonly ctx: ResourceContext) {}
@@ -117,8 +114,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     const diff = diffInputs(definition, olds, news);
     // The old user is restored (if asked) before the new one is taken over.
     if (diff.replaces.length) return { ...diff, deleteBeforeReplace: true };
-    // A resource that keeps its user holds it: another one leaving the stack restores nothing (a
-    // create that took the user over in this run keeps the mark).
+    // A resource that keeps its user holds it (a create's mark from this run stays).
     const urn = this.ctx.urn?.();
     if (urn && !isPendingId(id) && !this.#imported.has(id)) this.#imported.set(id, urn);
     // A flag no longer set is no longer managed: a change too (the values to restore shrink).
@@ -146,9 +142,8 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
           new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId)),
       );
     alone();
-    // Every create takes the user's flags over: a resource leaving the stack in this run (renamed
-    // without aliases, or the user moved) must not restore them afterwards (see delete). Where the
-    // front-end does not tell the URN (the dynamic host's create) the two cannot be told apart.
+    // Every create takes the flags over: a resource leaving in this run (renamed without aliases) must
+    // not restore them afterwards. Without a URN (the dynamic host) the two cannot be told apart.
     const urn = this.ctx.urn?.();
     if (urn) this.#imported.set(inputs.directoryUserId, urn);
     const client = await this.ctx.client();
@@ -167,10 +162,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     return { id: user.id, outs: outputs(user, previousValues, inputs.restoreOnDelete) };
   }
 
-  /**
-   * Refresh (with the last outputs) or import (`props` undefined): an imported user's three flags
-   * are all managed, at their current values, which are also the values to restore.
-   */
+  /** Refresh, or import (`props` undefined): all three flags managed, at current values (also restored). */
   async read(
     id: string,
     props?: DirectoryUserSettingsOutputs,

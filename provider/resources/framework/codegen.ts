@@ -1,8 +1,7 @@
 /**
- * What `npm run build` writes from the resource definitions (scripts/generate.js): each resource's
- * package-schema entry, its native SDK class and its dynamic class (TypeScript, committed with a
- * "generated, do not edit" first line, as Pulumi providers commit their SDKs), and its input table
- * in the docs. Pure functions of a definition: a test runs them on a toy resource.
+ * What `npm run build` writes from the resource definitions (scripts/generate.js): schema entries,
+ * native and dynamic classes (committed, as Pulumi providers commit their SDKs) and the docs' tables.
+ * Pure functions of a definition: a test runs them on a toy resource.
  */
 import {
   dynamicType,
@@ -19,7 +18,6 @@ export const GENERATED =
 /** A resource's file name: `ToyLabel` → `toy-label`. */
 export const fileNameOf = (name: string) => name.replace(/(?<!^)([A-Z])/g, "-$1").toLowerCase();
 
-/** A property's schema entry. */
 function propertySchema(spec: PropertySpec): Record<string, unknown> {
   return {
     type: spec.type,
@@ -33,6 +31,10 @@ function propertySchema(spec: PropertySpec): Record<string, unknown> {
   };
 }
 
+/** The property specs of a schema object, by name. */
+const schemaOf = (props: Readonly<Record<string, PropertySpec>>) =>
+  Object.fromEntries(Object.entries(props).map(([k, s]) => [k, propertySchema(s)]));
+
 const required = (props: Readonly<Record<string, PropertySpec>>) =>
   Object.entries(props)
     .filter(([, s]) => s.required)
@@ -42,7 +44,7 @@ const required = (props: Readonly<Record<string, PropertySpec>>) =>
 function objectSchema(part: { description: string; properties: Readonly<Record<string, PropertySpec>> }) {
   return {
     description: part.description,
-    properties: Object.fromEntries(Object.entries(part.properties).map(([k, s]) => [k, propertySchema(s)])),
+    properties: schemaOf(part.properties),
     ...(required(part.properties).length ? { required: required(part.properties) } : {}),
     type: "object",
   };
@@ -61,8 +63,6 @@ export function functionSchema(def: FunctionDefinition): Record<string, unknown>
 export function resourceSchema<T extends { id: string }>(
   def: ResourceDefinition<T>,
 ): Record<string, unknown> {
-  const map = (props: Readonly<Record<string, PropertySpec>>) =>
-    Object.fromEntries(Object.entries(props).map(([k, s]) => [k, propertySchema(s)]));
   const list = def.list && {
     type: "object",
     properties: Object.fromEntries(
@@ -71,9 +71,9 @@ export function resourceSchema<T extends { id: string }>(
   };
   return {
     description: `${def.description} The resource id is ${lowerFirst(def.id)}`,
-    inputProperties: map(def.inputs),
+    inputProperties: schemaOf(def.inputs),
     requiredInputs: required(def.inputs),
-    properties: map(def.outputs),
+    properties: schemaOf(def.outputs),
     required: required(def.outputs),
     ...(list ? { listInputs: list } : {}),
     // The type a stack recorded for the dynamic resource: moving to the native one is no replace.
@@ -112,10 +112,7 @@ function docBody(text: string): string {
   return block.includes("\n") ? block.split("\n").slice(1, -1).join("\n") : ` * ${block.slice(4, -3)}`;
 }
 
-/**
- * The Args interface both front-ends export (`pulumi.Input` fields with the inputs' docs), written
- * once beside the resource (`resources/<name>/args.ts`): below both front-ends, which import it.
- */
+/** The Args interface both front-ends import and export, written beside the resource (`args.ts`). */
 export function argsModule<T extends { id: string }>(def: ResourceDefinition<T>): string {
   const fields = Object.entries(def.inputs).map(
     ([k, s]) => `${doc(s.description, "  ")}\n  ${k}${s.required ? "" : "?"}: pulumi.Input<${tsType(s)}>;`,

@@ -1,8 +1,6 @@
 /**
- * What a resource implementation needs from the front-end that runs it: the client of its provider
- * instance and a way to warn. The dynamic front-end has one instance per process (configured by the
- * dynamic host); the native plugin has one per configured provider, so two teams never share a
- * client, a cache or a warning.
+ * What a resource implementation needs from the front-end that runs it, per provider instance (one
+ * per dynamic host process; one per configured provider in the plugin, so teams never share a client).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
@@ -15,17 +13,11 @@ export interface ResourceContext {
   warn(key: string, message: string): void;
   /** The URN of the resource the current call is about, when the front-end knows it. */
   urn?(): string | undefined;
-  /**
-   * True once the provider's process is ending (SIGTERM, its engine gone): what a call answers may
-   * reach no one. Not after the engine's Cancel, which still records what calls answer.
-   */
+  /** True once the process is ending (SIGTERM, engine gone; not Cancel): an answer may reach no one. */
   readonly stopping?: boolean;
 }
 
-/**
- * The operations of a resource implementation, typed against Pulumi's dynamic-provider interface;
- * check also takes the URN of the resource (the front-end's, else the context's).
- */
+/** An implementation's operations, typed by Pulumi's dynamic interface; check also takes the URN. */
 export type ResourceImplementation<Inputs, Outputs> = Required<
   Pick<pulumi.dynamic.ResourceProvider<Inputs, Outputs>, "diff" | "create" | "read" | "update" | "delete">
 > & {

@@ -1,27 +1,20 @@
-/**
- * One live object, one resource: which resource of one provider instance declares which object (a
- * rule's field and search, a directory user) in this run. Every resource of a provider passes
- * through that provider's Check in every preview and up, and the engine starts each provider (the
- * plugin per provider, the dynamic host per program) afresh for each run, so a second resource
- * declaring an object another one declares is refused before anything is written. The same URN
- * checked again (a replace, the plugin's check before a create) is the same declaration.
- */
+/** One live object, one resource: every run's Check sees all of a provider's declarations. */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 
 /** The input the dynamic classes give the URN in (the dynamic host's Check is not told it). */
 export const URN_INPUT = "__secopsUrn";
 
+/**
+ * Which resource (URN) of one provider instance declares which object (a rule's field and search, a
+ * directory user) in this run. The same URN checked again (a replace, Create's re-check) is no second one.
+ */
 export class Declarations {
   readonly #byKey = new Map<string, string>();
   readonly #byUrn = new Map<string, string>();
   /** Every URN that declared each object, refused ones included. */
   readonly #contenders = new Map<string, Set<string>>();
 
-  /**
-   * Records that `urn` declares the object `key`; the URN of the other resource that already
-   * declares it, if any (then it is only recorded as a contender). Without a URN nothing can be told
-   * apart.
-   */
+  /** Records that `urn` declares `key`; the URN already declaring it, if any (`urn` then only contends). */
   declare(key: string, urn: string | undefined): string | undefined {
     if (!urn) return undefined;
     const contenders = this.#contenders.get(key) ?? new Set<string>();
@@ -39,10 +32,8 @@ export class Declarations {
   }
 
   /**
-   * Throws `refusal(other)` when another resource declared the object `key` in this run, refused or
-   * not. A create asks when it starts and again before it adopts or writes: the engine checks
-   * resources one after another while creates already run, so the resource refused at its Check may
-   * come after the one whose create is starting.
+   * Throws `refusal(other)` when another resource declared `key` in this run, refused or not. Creates
+   * ask at start and again before writing: the engine still runs Checks while creates run.
    */
   refuseContender(key: string, urn: string | undefined, refusal: (other: string) => Error): void {
     const other = urn ? [...(this.#contenders.get(key) ?? [])].find((u) => u !== urn) : undefined;
@@ -50,10 +41,7 @@ export class Declarations {
   }
 }
 
-/**
- * A check's result, refused with `duplicate`'s failure when another resource of the provider already
- * declares the object `key` (undefined: not known yet). A check that failed records nothing.
- */
+/** A passed check's result, refused with `duplicate`'s failure when another resource declares `key`. */
 export function declaredOnce<R extends { failures?: readonly CheckFailure[] }>(
   declarations: Declarations,
   checked: R,

@@ -1,18 +1,6 @@
 /**
- * A resource declared once. Each resource's definition (`<resource>/definition.ts`) names its id,
- * inputs (type, documentation, required or default, limits, replace on change, secret), outputs
- * (and where in the API's object each comes from), how it is read and listed, and what drift
- * compares. From it come:
- * - its Inputs and Outputs types ({@link InputsOf}, {@link OutputsOf}) and its outputs from an API
- *   object ({@link fromApi});
- * - the inputs check ({@link checkInputs}, zod) with the unknown-name refusals, in both front-ends;
- * - the Diff of plain inputs ({@link diffInputs}) and the native Diff's replace set ({@link replacedBy});
- * - what an import declares and what drift compares, unless the definition says otherwise
- *   ({@link defineResource});
- * - the package schema, the native SDK's classes, the dynamic classes and the docs' input tables,
- *   written by `npm run build` (scripts/generate.js, from ./codegen.ts);
- * - what the plugin serves (./registry.ts), what `List` lists, and what `secops drift` compares.
- * This module is below every file that uses it: it imports no resource.
+ * A resource declared once (`<resource>/definition.ts`), and what is made of it: types, the inputs
+ * check, the Diff of plain inputs, import and drift defaults, and what `npm run build` writes.
  */
 import type { z } from "zod";
 import type { SecOpsClient } from "../../client/client";
@@ -42,9 +30,8 @@ export interface PropertySpec {
   /** Kept secret in state. */
   secret?: boolean;
   /**
-   * Outputs: the field of the API's object this output is read from (default: the output's own
-   * name), or `false` when the implementation sets it. An input that is such an output is what an
-   * import declares and what drift compares.
+   * Outputs: the API object's field it is read from (default: its own name), or `false` when the
+   * implementation sets it. An input that is such an output is what import declares and drift compares.
    */
   api?: string | false;
 }
@@ -197,9 +184,8 @@ export interface Derived {
 }
 
 /**
- * A resource's definition from what its file writes (`{...} as const satisfies ResourceSpec<T>`):
- * the token from the name; unless given, an import declares the inputs that are outputs read from the
- * API (at their current values), and drift compares those same inputs against the API's fields.
+ * A resource's definition from what its file writes (`{...} as const satisfies ResourceSpec<T>`): the
+ * token, and unless given, import inputs and drift fields (the inputs that are outputs read from the API).
  */
 export function defineResource<S extends { name: string; inputs: Props; outputs: Props; drift: object }>(
   spec: S,
@@ -216,10 +202,7 @@ export function defineResource<S extends { name: string; inputs: Props; outputs:
   } as never;
 }
 
-/**
- * The outputs read from an API object (`api` of each output), each else from `fallback`, else null
- * (state holds no undefined). Outputs marked `api: false` are the implementation's to add.
- */
+/** The outputs read from an API object, else from `fallback`, else null (state holds no undefined). */
 export function fromApi<D extends { outputs: Props }>(
   def: D,
   live: object,
@@ -234,9 +217,8 @@ export function fromApi<D extends { outputs: Props }>(
 }
 
 /**
- * The Diff of plain inputs: the replace set, and a change when an input that is also an output (and
- * set, or defaulted) is unknown or differs from the state's value. An input left unset without a
- * default is not managed, so never a change.
+ * The Diff of plain inputs: the replace set, and a change when an input that is also an output is unknown
+ * or differs from the state. An input left unset without a default is not managed, so never a change.
  */
 export function diffInputs(
   def: { inputs: Props; outputs: Props },
@@ -327,8 +309,8 @@ function unknownNames(def: Declared, news: Bag): CheckFailure[] {
 }
 
 /**
- * Checks inputs without network: one failure per problem, named by property (an input not known
- * during preview is not judged). The inputs come back with defaults applied when there is none.
+ * Checks inputs without network: one failure per problem, named by property (an input unknown in
+ * preview is not judged). Without failures, the inputs come back with defaults applied.
  */
 export function checkInputs(def: Declared, news: unknown): { inputs: Bag; failures: CheckFailure[] } {
   if (news === null || typeof news !== "object" || Array.isArray(news))

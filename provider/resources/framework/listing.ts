@@ -1,11 +1,7 @@
 /**
- * Listing what exists in a team, page by page: the one listing behind the plugin's `List` RPC (what
- * `pulumi do <token> list` calls), `secops hva export` and `secops drift`, so that all of them find the
- * same objects under the same names.
- *
- * The API lists a team's objects in one answer (no paging is shown), so each page lists again and
- * continues after the last id it returned (objects in id order): an object made or deleted between
- * two pages is never returned twice nor makes another one skipped.
+ * The one listing of a team's objects behind the plugin's `List`, `secops hva export` and `secops
+ * drift`, so all find the same objects under the same names. The API has no paging: each page lists
+ * again and continues after the last id returned (id order), so nothing is returned twice or skipped.
  */
 import type { SecOpsClient } from "../../client/client";
 import { SecOpsInputError } from "../../client/errors";
@@ -50,10 +46,7 @@ export interface ListPage {
   continuation: string;
 }
 
-/**
- * Results per page when the caller asks for none: all of them. The API answers a team's list at once,
- * so every page lists again: a listing that names no page size takes one request.
- */
+/** Results per page when the caller names none: all (each page is a whole list request anyway). */
 export const DEFAULT_PAGE_SIZE = Infinity;
 
 /** What a continuation token carries: the last id returned, the listing's limit and its count. */
@@ -93,11 +86,7 @@ function checkQuery(token: string, query: Record<string, unknown>): void {
   }
 }
 
-/**
- * How many results this page may still hold. The protocol sends the same `limit` on every page of
- * one listing; `pulumi do <token> list --count N` sends what is left of N instead. A limit equal to
- * the one the listing started with is the first; any other is the second.
- */
+/** Results this page may hold: the protocol repeats `limit`; `pulumi do ... --count` sends what is left. */
 function remaining(limit: number, cursor: Cursor | undefined): number {
   if (limit < 1) return Infinity;
   if (cursor && limit === cursor.limit) return Math.max(0, cursor.limit - cursor.returned);
@@ -122,10 +111,7 @@ export interface ListedObject<T> extends Listed {
   item: T;
 }
 
-/**
- * Every object of `token` in the client's team that matches `query`, named, in id order: the listing
- * behind each page of `List`, and what `secops drift` and `secops hva export` compare and adopt.
- */
+/** Every object of `token` in the client's team that matches `query`, named, in id order. */
 export async function listObjects<T extends { id: string }>(
   client: SecOpsClient,
   token: string,

@@ -1,9 +1,7 @@
 /**
- * Pulumi's markers for values that are not plain: an input not known during preview, and the
- * signature that wraps a secret. They are `@pulumi/pulumi/runtime/rpc`'s constants, typed from it, so
- * a change there fails the build here. They are declared here rather than imported because that
- * module loads the whole program SDK, which the native plugin's bundle never contains
- * (scripts/bundle-plugin.js refuses it; issue 22: it costs the plugin most of a second at start).
+ * Pulumi's markers (an unknown preview input, a secret's signature): `@pulumi/pulumi/runtime/rpc`'s
+ * constants, typed from it so a change fails the build. Not imported: that module loads the whole
+ * program SDK, which the plugin bundle must not contain (scripts/bundle-plugin.js refuses it).
  */
 import type { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
 

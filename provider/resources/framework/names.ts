@@ -7,11 +7,6 @@ export function typeOfUrn(urn: string): string {
 /** True for the name the engine gives a default provider: `default`, or `default_<version>`. */
 export const isDefaultProviderName = (name: string) => /^default(_|$)/.test(name);
 
-/**
- * Pulumi resource names for existing objects (`List`, `secops hva export`, the drift report's import
- * lines): stable (the same objects give the same names) and unique (a repeated name gets -2, -3, ...
- * in id order).
- */
 /** A resource name from a text: lower-case words joined by `-`; `fallback` for none, prefixed before a digit. */
 export function slug(text: string, fallback: string): string {
   const s = text
@@ -21,7 +16,10 @@ export function slug(text: string, fallback: string): string {
   return s === "" ? fallback : /^[0-9]/.test(s) ? `${fallback}-${s}` : s;
 }
 
-/** Objects with unique names (`nameOf` each, -2, -3, ... for a repeat), in id order. */
+/**
+ * Objects with stable, unique resource names (`List`, export, drift's import lines): `nameOf` each,
+ * -2, -3, ... for a repeat, in id order.
+ */
 export function uniquelyNamed<T extends { id: string }>(
   items: readonly T[],
   nameOf: (item: T) => string,

@@ -1,7 +1,4 @@
-/**
- * Machinery shared by every resource implementation: pending ids, Pulumi's partial-failure error,
- * the team check and the 403 explanation (checks come from the definitions: ./definition.ts).
- */
+/** What every resource implementation shares: pending ids, partial failures, the team check, 403s. */
 import type { SecOpsClient } from "../../client/client";
 import {
   ErrorCodes,
@@ -18,10 +15,8 @@ import { UNKNOWN } from "./markers";
 export const isUnknown = (v: unknown): boolean => v === UNKNOWN;
 
 /**
- * The id of a create whose outcome is unknown (the request may have landed, and checking failed or
- * the process died). Such a resource is recorded under this id, never forgotten: its next operation
- * looks for what the create may have made before anything else is sent (protocol: a `delete` of a
- * pending id removes what the interrupted create made, if anything; `diff` replaces it).
+ * The id prefix of a create whose outcome is unknown, recorded so it is never forgotten: `diff`
+ * replaces it, and its `delete` first removes what the interrupted create made, if anything.
  */
 export const PENDING_ID_PREFIX = "pending:";
 
@@ -32,10 +27,7 @@ export const isPendingId = (id: unknown): boolean =>
 /** A fresh pending id. */
 export const pendingId = (): string => `${PENDING_ID_PREFIX}${new Date().toISOString()}`;
 
-/**
- * Pulumi's partial-failure error: the object was created but not fully set up. The host records
- * `id` and `properties` in state (so nothing is orphaned) and reports the reasons.
- */
+/** Pulumi's partial-failure error: the host records `id` and `properties` (nothing is orphaned). */
 export function partialFailure(
   message: string,
   id: string,
@@ -50,17 +42,13 @@ export function partialFailure(
     reasons: string[];
   };
   err.id = id;
-  // The host does not add __provider to a failed create's properties; without it the next
-  // operation on this resource could not load the provider.
+  // The host adds no __provider to a failed create's properties; the next operation needs it.
   err.properties = { ...properties, __provider: inputs.__provider };
   err.reasons = [reason];
   return err;
 }
 
-/**
- * Turns a 403 on a write into an error that says the key's role and which roles may write
- * (an assumption: the spec does not show role permissions). Other errors pass through.
- */
+/** A 403 on a write, with the key's role and the roles that may write (assumed); others pass through. */
 export async function explainForbidden(client: SecOpsClient, err: unknown): Promise<unknown> {
   if (!isSecOpsError(err, ErrorCodes.FORBIDDEN)) return err;
   const role = await client.identity().then(
@@ -87,9 +75,8 @@ export function cannotImport(what: string, cause: unknown): SecOpsError {
 export const teamOf = async (client: SecOpsClient): Promise<string> => (await client.identity()).teamId;
 
 /**
- * Fails, before any request about the object, when the provider's key belongs to another team than
- * the one recorded in the object's state: that team cannot see it, so a read would call it gone and
- * a delete would remove nothing. Objects with no recorded team are not checked.
+ * Fails before any request when the key's team is not the one recorded in state: that key cannot see
+ * the object, so a read would call it gone and a delete remove nothing.
  */
 export async function assertTeam(client: SecOpsClient, recorded: unknown, what: string): Promise<void> {
   if (typeof recorded !== "string" || recorded === "") return;
@@ -101,10 +88,7 @@ export async function assertTeam(client: SecOpsClient, recorded: unknown, what: 
   );
 }
 
-/**
- * Diff (also run by preview, maybe without a key) checks the team when the key's team can be had;
- * when it cannot, the operation that follows checks it before sending anything.
- */
+/** {@link assertTeam} for Diff (preview may lack a key): with the team unknown, the next operation checks. */
 export async function sameTeamIfKnown(ctx: ResourceContext, recorded: unknown, what: string): Promise<void> {
   if (typeof recorded !== "string" || recorded === "") return;
   const client = await ctx.client().catch(() => undefined);

@@ -1,13 +1,10 @@
 /**
- * What the dynamic shim (`dynamic/shim.ts`) loads: an implementation bound to the one provider
- * instance of a dynamic-provider host process, plus the router of the shim's shared function.
- *
- * Shim protocol v1 (a compatibility promise: stack state stores the shim, so these stay): the module
- * `pulumi-secops/resources/<name>` exports `provider` with configure, check, diff, create, read,
- * update, delete and `route`. `route` serves the four calls whose argument shapes differ (verified
- * through the real host on @pulumi/pulumi 3.248 and 3.270 by the engine tests):
- * configure(req) has `req.config`; create(props) is the other one-argument call; read(id, props)
- * starts with the id string; check(olds, news) starts with an object.
+ * What the dynamic shim (`dynamic/shim.ts`) loads: an implementation bound to the host's one provider
+ * instance. Shim protocol v1, a compatibility promise (stack state stores the shim): the module
+ * `pulumi-secops/resources/<name>` exports `provider` with configure, check, diff, create, read, update,
+ * delete and `route`, which tells four calls apart by argument shape: configure(req) has `req.config`,
+ * create(props) is the other one-argument call, read(id, props) starts with a string, check(olds, news)
+ * with an object.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
@@ -29,12 +26,8 @@ export class ProviderRuntime implements ResourceContext {
   private problem: { error: SecOpsConfigError; reported: boolean } | undefined;
 
   /**
-   * Called by the host before the first check or CRUD call (without waiting for it: the ready
-   * promise). Config keys arrive namespaced (`secops:apiKey`), secrets unwrapped. Each setting given
-   * (stack config, else SECOPS_*) is validated here without network; an unusable one fails the next
-   * check once, so preview fails (issue 32), and every call that needs the API with the same error.
-   * Missing settings surface at the first call that needs the API, so a preview without credentials
-   * works.
+   * Called by the host, unawaited (hence the ready promise). An unusable setting fails the next check
+   * once (so preview fails) and every API call; a missing one only API calls (preview needs no key).
    */
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     const error = configuredSettingsProblem((key) => req.config.get(key));
@@ -68,8 +61,7 @@ export class ProviderRuntime implements ResourceContext {
   warn(key: string, message: string): void {
     if (warned.has(key)) return;
     warned.add(key);
-    // Loaded here, not at the top: the native plugin imports this module too, and the program SDK
-    // costs it most of a second and ~60 MB at start (issue 22) for a warning it never sends this way.
+    // Loaded here: the plugin imports this module too, and must not load the program SDK at start.
     const sdk = require("@pulumi/pulumi") as typeof pulumi;
     void sdk.log.warn(message);
   }

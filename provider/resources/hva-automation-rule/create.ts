@@ -1,7 +1,4 @@
-/**
- * Creating an HVA rule: adopt what a crashed create of the same rule made (or an identical rule, with
- * adoptExisting), or record the rules that exist (the proof), journal the intent and create once.
- */
+/** Creating an HVA rule: adopt what a crashed create made or an identical rule, else create with proof. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
 import type { HvaRule } from "../../client/types";
@@ -20,6 +17,7 @@ export const outputs = (
   inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">,
 ): HvaRuleOutputs => fromApi(definition, rule, { ...inputs, teamId: "" });
 
+/** Sets `enabled` when the API's default differs; a failure is a partial create (the rule exists). */
 async function ensureEnabled(client: SecOpsClient, rule: HvaRule, inputs: HvaRuleInputs): Promise<HvaRule> {
   if (rule.enabled === inputs.enabled) return rule;
   try {
@@ -40,19 +38,15 @@ export interface CreateContext {
   warn: ResourceContext["warn"];
   /** The URN of the resource being created, when the front-end knows it. */
   urn: string | undefined;
-  /**
-   * Throws when another resource of the provider has declared the same rule since the create began:
-   * the engine checks resources while creates already run, so it is asked again before adopting or
-   * writing.
-   */
+  /** Throws when another resource declared the same rule since the create began (asked before writing). */
   alone(): void;
   /** True once the provider's process is ending: a pending id may never reach the state. */
   stopping(): boolean;
 }
 
 /**
- * Adopts (adoptExisting, or what a crashed create of this rule made), or records the rules that exist
- * (the proof), journals the intent and creates; then sets `enabled` if the API's default differs.
+ * Adopts (what a crashed create of this rule made, or with adoptExisting an identical rule), or records
+ * the rules that exist (the proof), journals the intent and creates; then sets `enabled`.
  */
 export async function createRule(
   c: CreateContext,
@@ -61,8 +55,7 @@ export async function createRule(
   const { client, claimed } = c;
   const team = await teamOf(client);
   const journal = intentJournal();
-  // The list that shows what exists before the PUT is asked for now, after this create started, and
-  // the journal is read for a crashed create of this rule meanwhile (adopting one lists again).
+  // The proof list is asked for now (after this create started); the journal is read meanwhile.
   const list = () => listForReconcile(client, "creating an HVA rule records the rules that exist before it");
   const listed = c.lists.get().then(undefined, list);
   listed.catch(() => undefined); // not awaited when a left create is adopted or the scan throws
@@ -86,8 +79,8 @@ export async function createRule(
     try {
       rule = await createOnce(client, inputs, team, before, claimed);
     } catch (err) {
-      // A pending id (with its proof) or a definite failure goes back to the caller; a process that
-      // is ending keeps the intent, since its caller may be gone and never record the pending id.
+      // The caller gets a pending id (with its proof) or a definite failure; a process that is ending
+      // keeps the intent, as its caller may be gone and never record the pending id.
       if (!c.stopping()) intent?.close();
       throw err;
     }

@@ -1,7 +1,4 @@
-/**
- * HvaAutomationRule, declared once (see ../framework/definition.ts for what is made of it): a
- * high-value-asset automation rule, `field` + `search`, enabled or not.
- */
+/** HvaAutomationRule, declared once (see ../framework/definition.ts): `field` + `search`, enabled or not. */
 import { ErrorCodes, SecOpsApiError } from "../../client/errors";
 import type { HvaRule } from "../../client/types";
 import { defineResource, type InputsOf, type OutputsOf, type ResourceSpec } from "../framework/definition";

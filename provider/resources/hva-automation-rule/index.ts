@@ -1,8 +1,4 @@
-/**
- * HvaAutomationRule's implementation: a high-value-asset automation rule (`field` + `search`,
- * enabled or not). Typed inputs and outputs, check, diff and CRUD against SecOpsClient, shared by
- * both front-ends (`dynamic/` and `native/`). `provider` is what the dynamic shim loads.
- */
+/** HvaAutomationRule's implementation, shared by both front-ends; `provider` is what the shim loads. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
 import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
@@ -30,9 +26,8 @@ import { definition, type HvaRuleInputs, type HvaRuleOutputs } from "./definitio
 export { definition, type HvaRuleInputs, type HvaRuleOutputs } from "./definition";
 
 /**
- * The outputs with `disabledAt`: kept from `before` while the rule stays disabled, absent while it is
- * enabled; a create or update that leaves it disabled (`wrote`) records now when it was not disabled
- * before. A refresh records nothing new: a rule disabled by hand is drift, not a decision to date.
+ * The outputs with `disabledAt`: kept while the rule stays disabled, absent while enabled, set to now
+ * by a write (`wrote`) that disables it. A refresh sets nothing: a rule disabled by hand is drift.
  */
 function disabledSince(
   outs: HvaRuleOutputs,
@@ -56,28 +51,14 @@ export const duplicateRuleReason = (other: string, field: string, search: string
   "them when the other goes. Declare each rule once (a renamed resource keeps its rule with the " +
   "aliases option: aliases: [its old URN])";
 
-/**
- * The implementation for one provider instance: its list cache and its record of claimed rules are
- * its own, so two teams' instances in one process never see each other's rules.
- */
+/** The implementation for one provider instance: its caches and claims are its own (teams never mix). */
 export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInputs, HvaRuleOutputs> {
   readonly #listCache = new RuleListCache();
-  /**
-   * Rules this instance created or adopted, or that a resource staying in the stack showed it holds (a
-   * diff or an update of its id), so two resources never claim one rule.
-   */
+  /** Rules this instance created or adopted, or that a staying resource holds: never claimed twice. */
   readonly #claimed = new Set<string>();
-  /**
-   * Rules a create adopted or an import read in this run, with the URN of the resource that took each
-   * over (where the front-end tells it): another resource's delete leaves them. The engine starts the
-   * provider afresh for each run, and in one run a resource never deletes the rule it took over.
-   */
+  /** Rules adopted or imported in this run, with the taking URN (if known): another's delete leaves them. */
   readonly #takenOver = new Map<string, string | undefined>();
-  /**
-   * The resources (by URN, where the front-end tells it) that showed in this run that they stay in the
-   * stack holding a rule: a diff or an update of its id. A rule one of them holds is never adopted or
-   * deleted under another resource.
-   */
+  /** Per rule, the URNs that showed in this run they keep it: no other resource adopts or deletes it. */
   readonly #holders = new Map<string, Set<string>>();
   /** Which resource declares which rule (field and search) in this run. */
   readonly #declared = new Declarations();
@@ -124,8 +105,8 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     // A pending create is settled by its delete, then created afresh.
     if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
     const diff = diffInputs(definition, olds, news);
-    // A resource replaced for its inputs lets its rule go; one that keeps it (or that the engine
-    // replaces on its own, as --target-replace does) holds it: not even its replacement adopts it.
+    // A resource replaced for its inputs lets its rule go; any other (even one the engine replaces on
+    // its own, --target-replace) holds it: not even its replacement adopts it.
     if (diff.replaces.length === 0) this.#holds(id);
     return diff;
   }
@@ -172,8 +153,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     held(props?.teamId, id, props);
-    // A refresh claims nothing: the resource read may be leaving the stack (`up --refresh`), and a
-    // resource arriving with adoptExisting may take its rule over.
+    // A refresh claims nothing: the resource may be leaving (`up --refresh`) for an adoptExisting one.
     if (!props) {
       // An import: see #takenOver (and, for another provider's process, the journal's mark).
       this.#takenOver.set(id, this.ctx.urn?.());
@@ -233,8 +213,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   async delete(id: string, props: HvaRuleOutputs): Promise<void> {
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
-    // Known effect: the rule is gone (deleted, or already gone); a pending create's settlement or a
-    // rule disabled for want of a delete route drops the list instead.
+    // Known effect: the rule is gone; a pending settle or a disable-for-delete drops the list instead.
     await writing(
       { lists: this.#listCache, client },
       () => this.remove(client, id, props),
@@ -272,8 +251,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       );
       return false;
     }
-    // The claim is given up only once the rule is gone (or left disabled): a delete that failed keeps
-    // it, so no adoption in this instance takes a rule a resource still holds.
+    // The claim goes only once the rule is gone (or disabled): a failed delete keeps it from adoption.
     const released = <T>(result: T): T => (this.#claimed.delete(id), result);
     try {
       await client.deleteHvaRule(id);

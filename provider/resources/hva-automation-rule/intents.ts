@@ -1,24 +1,14 @@
 /**
- * The create-intent journal: before a create's PUT is sent, what the team's list showed for the same
- * field and search is written to a small file; once the create's outcome is handed back (an id, a
- * partial failure or a definite failure) the file is removed. When the PUT answered with an id, the
- * file keeps that id (`made`, with the resource's URN when the front-end knows it) until a later call
- * about that id (diff, read, update, delete) shows that whoever asked for the create holds it (that
- * call does not wait for the removal): the answer itself can be lost when the engine or runner dies
- * before recording it.
+ * The create-intent journal. Before a create's PUT, what the list showed for the same field and search
+ * (`before`) is written to a small file, removed once the outcome is handed back. When the PUT answered
+ * with an id, the file keeps it (`made`, with the URN if known) until a later call about that id shows
+ * the caller holds it: the engine or runner may die before recording the answer. A file whose process
+ * is dead is what a crash left: the next create or settle of the same rule can prove which rule, if
+ * any, that PUT made, excluding every rule listed before it and every rule another intent says it made.
  *
- * A file whose process is dead is what a crash (kill -9, a lost machine session, an engine that
- * stopped waiting) left: the next create or settle of the same rule finds it and can prove which
- * rule, if any, that PUT made, because every rule the list showed before the PUT is excluded, and
- * every rule another intent says it made.
- *
- * Where: `SECOPS_INTENT_DIR`, else `<PULUMI_HOME or ~/.pulumi>/secops/intents`, one folder per team and
- * in it one per field and search (a hash), so a create reads only the intents of its own rule: with
- * one flat folder per team, an `up` of 1,000 new dynamic rules (whose answers stay journaled until a
- * later call) listed a folder growing to 1,000 files once per create (half a second of the host's time).
- * Files an earlier version left flat in the team's folder are still found (listed once per process).
- * A journal that cannot be written is reported once and creates go on without it (a crash then leaves
- * an orphan that `secops drift` lists, never a wrong delete).
+ * Where: `SECOPS_INTENT_DIR`, else `<PULUMI_HOME or ~/.pulumi>/secops/intents`, a folder per team and per
+ * field and search (flat files of an earlier version are still found). A journal that cannot be written
+ * is reported once and creates go on (a crash then leaves an orphan `secops drift` lists).
  */
 import {
   existsSync,
@@ -55,10 +45,7 @@ interface Stored extends CreateIntent {
   start?: string;
 }
 
-/**
- * This process's token: a pid reused by a later process is not mistaken for this one. Made with the
- * first intent.
- */
+/** This process's token (see {@link writer}). */
 let token: string | undefined;
 const processToken = (): string => (token ??= randomBytes(6).toString("hex"));
 
@@ -75,11 +62,7 @@ const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
 const ruleKey = (field: string, search: string) =>
   createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
-/**
- * When process `pid` started (Linux: clock ticks since boot, from /proc), "zombie" for one that has
- * ended but was not reaped (a container without an init that reaps, whose parent was killed), or
- * undefined where /proc cannot tell.
- */
+/** When process `pid` started (Linux /proc), "zombie" for one ended but not reaped, or undefined. */
 function started(pid: number): string | undefined {
   let stat: string;
   try {
@@ -93,6 +76,9 @@ function started(pid: number): string | undefined {
 }
 
 const START = started(process.pid);
+
+/** The writer of an intent or a mark: this process, told apart from a later one given its pid. */
+const writer = () => ({ pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) });
 
 /** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
 function alive(pid: number, token: string, start: string | undefined): boolean {
@@ -109,11 +95,7 @@ function alive(pid: number, token: string, start: string | undefined): boolean {
   }
 }
 
-/**
- * Rewrites an intent file whole or not at all (a new file renamed over it): a process killed mid-write
- * leaves the intent it had, never an empty file. Rewriting in place (truncate, then write) lost the
- * proof of a PUT already sent whenever a kill -9 fell between the two.
- */
+/** Rewrites an intent file whole or not at all: a kill mid-write never loses the proof of a PUT sent. */
 function replace(file: string, stored: Stored): void {
   const partial = `${file}.partial`;
   writeFileSync(partial, JSON.stringify(stored), { mode: 0o600 });
@@ -129,8 +111,16 @@ export interface OpenIntent {
 /** An intent a dead process left, with `settle()` to remove it once its outcome is known. */
 export type LeftIntent = CreateIntent & { settle(): void };
 
-/** An intent file and what it holds. */
 type Entry = { file: string; stored: Stored };
+
+/** The names in `folder`; none when it does not exist. */
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
 
 /** Removes a file; one already gone is fine. */
 function unlinkIfThere(file: string): void {
@@ -142,13 +132,8 @@ function unlinkIfThere(file: string): void {
 }
 
 /**
- * The journal of one process (every team, every rule). Under load (the plugin serves 50 calls at
- * once) its file operations were most of the plugin's time (issue 40): they run on the process's one
- * thread, and on a disk shared with other work one unlink took 180 ms while every call waited. So it
- * sends only what the proof needs: per create, one folder (made by the create's look for left
- * intents, which then needs no read), the intent written once before the PUT and once with the id
- * after it; and the removal of an answered intent, which the call that shows the id is held never
- * waits for ({@link confirmSoon}). This process's own files are never read back.
+ * The journal of one process (every team, every rule). File operations block every call, so it does only
+ * what the proof needs, never reads its own files back, and does not wait for removals ({@link confirmSoon}).
  */
 export class IntentJournal {
   #seq = 0;
@@ -169,21 +154,11 @@ export class IntentJournal {
     private readonly onFailure: (message: string) => void = () => undefined,
   ) {}
 
-  /**
-   * Records an intent before its PUT. Written synchronously: a create waits for it anyway, and writing
-   * through libuv's thread pool measured no faster here, for one create or for an `up` of 1,000, and
-   * cost more CPU at 50 creates at once (issue 40). A new file is written directly, not renamed into
-   * place: one torn by a kill mid-write reads as nothing, and no PUT was sent after it.
-   */
+  /** Records an intent before its PUT (a torn new file reads as nothing: no PUT was sent after it). */
   open(team: string, intent: CreateIntent): OpenIntent {
-    const folder = join(this.dir, safe(team), ruleKey(intent.field, intent.search));
+    const folder = this.folder(team, intent.field, intent.search);
     const file = join(folder, `${process.pid}.${processToken()}.${++this.#seq}.json`);
-    const stored: Stored = {
-      ...intent,
-      pid: process.pid,
-      token: processToken(),
-      ...(START ? { start: START } : {}),
-    };
+    const stored: Stored = { ...intent, ...writer() };
     try {
       this.writeNew(folder, file, stored);
     } catch (err) {
@@ -205,10 +180,7 @@ export class IntentJournal {
     return { made, close };
   }
 
-  /**
-   * Writes a new intent file, making its folder when it is not known to exist, or when it was removed
-   * meanwhile (an empty rule folder is removed: see {@link dropEmpty}, here or in another process).
-   */
+  /** Writes a new intent file, making its folder if not known, or again if {@link dropEmpty} removed it. */
   private writeNew(folder: string, file: string, stored: Stored): void {
     const write = () => writeFileSync(file, JSON.stringify(stored), { mode: 0o600, flag: "wx" });
     for (let attempt = 0; ; attempt++) {
@@ -221,11 +193,7 @@ export class IntentJournal {
     }
   }
 
-  /**
-   * Removes a rule's folder once nothing of this process is in it and no other process's file is (the
-   * folder of every rule ever created would otherwise stay: issue 45 point 12). A folder another
-   * process still uses is not empty and stays; one removed under a writer is made again by it.
-   */
+  /** Removes a rule's folder once no process has a file in it (a writer makes it again if needed). */
   private dropEmpty(folder: string): void {
     if (this.owned(folder).length) return;
     try {
@@ -237,9 +205,8 @@ export class IntentJournal {
   }
 
   /**
-   * Intents for this field and search, newest first: those dead processes left (`left`), and the ids
-   * any intent, live or dead, says its PUT made (`made`: rules some resource holds or will hold, never
-   * candidates for another create).
+   * Intents for this field and search: those dead processes left (`left`, newest first), and the ids
+   * any intent says its PUT made (`made`: never candidates for another create).
    */
   scan(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
     const left: LeftIntent[] = [];
@@ -256,10 +223,7 @@ export class IntentJournal {
     return { left: left.sort((a, b) => b.at.localeCompare(a.at)), made };
   }
 
-  /**
-   * {@link scan} before a create: the rule's folder (where the create's intent goes) is made now if it
-   * is missing, and a folder made now holds nothing to read.
-   */
+  /** {@link scan} before a create: a missing rule folder is made now, and then holds nothing to read. */
   scanForCreate(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
     const folder = this.folder(team, field, search);
     if (!this.#folders.has(folder)) {
@@ -282,12 +246,10 @@ export class IntentJournal {
   }
 
   /**
-   * {@link confirm} without the caller waiting for the disk. An intent names the id its own PUT
-   * answered with, so no intent written later names an id that exists already: an id this process
-   * made is named by its own intent alone (a create that adopts what a dead process made removes that
-   * process's intent), and for any other id the rule's folder is read once per process. A crash before
-   * the removal leaves an intent naming a rule the caller holds: never a candidate for another create,
-   * adopted only by a create of the same URN, and removed by the next call about the id.
+   * {@link confirm} without waiting for the disk. An id this process made is named by its own intent
+   * alone (no later intent names an existing id); for any other id the folder is read once per process.
+   * A crash before the removal leaves an intent naming a held rule: never a candidate, adopted only by
+   * the same URN, removed by the next call about the id.
    */
   confirmSoon(team: string, field: unknown, search: unknown, id: string): void {
     if (typeof field !== "string" || typeof search !== "string") return;
@@ -316,43 +278,27 @@ export class IntentJournal {
     });
   }
 
-  /**
-   * Resolves once the confirms {@link confirmSoon} started for this rule are done: what this process
-   * reads of the journal after a call (a create's or a settle's scan) is what that call left.
-   */
+  /** Resolves once this rule's {@link confirmSoon}s are done, so a later scan sees what they left. */
   async confirmed(team: string, field: string, search: string): Promise<void> {
     await this.#removing.get(this.folder(team, field, search));
   }
 
-  /**
-   * Marks rule `id` as taken over (adopted, imported) by this process, for as long as it runs: a rule
-   * moved to another provider (a process of its own) in one run is deleted by the old provider's.
-   */
+  /** Marks rule `id` taken over by this process while it runs: another provider's delete leaves it. */
   markTakenOver(team: string, id: string): void {
     const folder = join(this.dir, "taken", safe(team));
-    const mark = { id, pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) };
+    const file = join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`);
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
-      writeFileSync(join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`), JSON.stringify(mark), {
-        mode: 0o600,
-      });
+      writeFileSync(file, JSON.stringify({ id, ...writer() }), { mode: 0o600 });
     } catch (err) {
       this.fail(err);
     }
   }
 
-  /**
-   * True when another running process (another provider of this run, or another stack's) took rule
-   * `id` over: a delete then leaves the rule to it. Marks of processes that ended are removed.
-   */
+  /** True when another running process took rule `id` over (a delete leaves it); dead marks are removed. */
   takenOverElsewhere(team: string, id: string): boolean {
     const folder = join(this.dir, "taken", safe(team));
-    let names: string[];
-    try {
-      names = readdirSync(folder).filter((n) => n.startsWith(`${safe(id)}.`));
-    } catch {
-      return false;
-    }
+    const names = namesIn(folder).filter((n) => n.startsWith(`${safe(id)}.`));
     let elsewhere = false;
     for (const name of names) {
       const file = join(folder, name);
@@ -378,13 +324,7 @@ export class IntentJournal {
   /** The intent files of one rule (this process's own known without reading them). */
   private read(team: string, field: string, search: string): Entry[] {
     const folder = this.folder(team, field, search);
-    let names: string[] = [];
-    try {
-      names = readdirSync(folder);
-    } catch {
-      // no folder: no intent
-    }
-    return this.files(team, field, search, names).flatMap((file) => {
+    return this.files(team, field, search, namesIn(folder)).flatMap((file) => {
       let text: string | undefined;
       try {
         if (!this.isOwn(folder, file)) text = readFileSync(file, "utf8");
@@ -416,10 +356,7 @@ export class IntentJournal {
     return [...names.filter((n) => n.endsWith(".json")).map((n) => join(folder, n)), ...legacy];
   }
 
-  /**
-   * One file's intent: this process's own from memory, another's from `text`. A file gone meanwhile,
-   * or written by a process that died mid-write (nothing was sent after it), is none.
-   */
+  /** One file's intent: this process's own from memory, another's from `text`; gone or torn: none. */
   private entry(folder: string, file: string, text: string | undefined, field: string, search: string) {
     const own = this.#own.get(folder)?.get(file);
     if (own) return { file, stored: own };
@@ -435,7 +372,6 @@ export class IntentJournal {
     return this.#own.get(folder)?.has(file) ?? false;
   }
 
-  /** This process's files in `folder`. */
   private owned(folder: string): Entry[] {
     return [...(this.#own.get(folder) ?? [])].map(([file, stored]) => ({ file, stored }));
   }
@@ -464,13 +400,7 @@ export class IntentJournal {
     if (byKey) return byKey;
     byKey = new Map();
     const folder = join(this.dir, safe(team));
-    let names: string[] = [];
-    try {
-      names = readdirSync(folder).filter((n) => n.endsWith(".json"));
-    } catch {
-      // no folder yet: nothing left
-    }
-    for (const name of names) {
+    for (const name of namesIn(folder).filter((n) => n.endsWith(".json"))) {
       const key = name.slice(0, name.indexOf("."));
       byKey.set(key, [...(byKey.get(key) ?? []), join(folder, name)]);
     }

@@ -1,9 +1,6 @@
 /**
- * Reads of HVA rules served from one list of the team's rules: a refresh of 1,000 rules sends one
- * list request instead of 1,000 GETs. The list lives for a short window within one provider process.
- * This process's own writes are applied to it (a create or update puts the rule the API answered
- * with, a delete removes it), so a read never returns what this process changed and reads between
- * writes need no new list; a write whose outcome is unknown drops the list instead.
+ * Reads of HVA rules served from one short-lived list (a refresh sends one request), with this
+ * process's writes applied to it; a write whose outcome is unknown drops it.
  */
 import type { SecOpsClient } from "../../client/client";
 import { shared } from "../../client/cancellation";
@@ -21,10 +18,7 @@ export class RuleListCache {
 
   constructor(private readonly windowMs = LIST_WINDOW_MS) {}
 
-  /**
-   * The rules by id, or undefined when no list is to be had (the route is missing in strict-spec, or
-   * listing failed): callers then read each rule on its own, which also tells "deleted" from "not listed".
-   */
+  /** The rules by id, or undefined when listing failed or has no route: callers then read each rule. */
   rules(client: SecOpsClient): Promise<Map<string, HvaRule> | undefined> {
     const e = this.#entry;
     if (e && e.client === client && Date.now() - e.at <= this.windowMs) return e.rules;
@@ -37,10 +31,7 @@ export class RuleListCache {
     return rules;
   }
 
-  /**
-   * Applies a write of `client` that succeeded. A list still in flight gets it when it arrives
-   * (whether or not the list already saw the write: both effects are idempotent).
-   */
+  /** Applies a write that succeeded; a list in flight gets it on arrival (the effects are idempotent). */
   wrote(client: SecOpsClient, change: RuleChange): void {
     const e = this.#entry;
     if (!e || e.client !== client) return;
@@ -58,10 +49,7 @@ export class RuleListCache {
   }
 }
 
-/**
- * Runs a write, then applies its effect (`change` of its result) to the list cache; a write that
- * failed, or whose effect is not known, drops the list, so no read returns pre-write data.
- */
+/** Runs a write and applies its effect to the list cache; a failure or unknown effect drops the list. */
 export async function writing<T>(
   cache: { lists: RuleListCache; client: SecOpsClient },
   write: () => Promise<T>,

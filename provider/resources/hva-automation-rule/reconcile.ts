@@ -1,11 +1,9 @@
 /**
- * How an HVA rule resource proves which rule is its own. Before a create's PUT the team's list is read
- * and the rules with the same field and search are recorded (`before`, also in the intent journal).
- * A PUT whose outcome is unknown (5xx, reset or timeout after sending, an unusable 2xx) is reconciled
- * through the list: a rule that was not there before, and that no resource of this provider instance
- * holds, is ours only if it is the one such rule. When that cannot be proven, nothing is claimed or
- * deleted: the create is recorded as pending (with `before`), and the error names the candidates.
- * Never a blind second PUT.
+ * How a rule resource proves which rule is its own. Before the PUT, the listed rules with the same
+ * field and search are recorded (`before`, also journaled). A PUT with an unknown outcome (5xx, reset
+ * or timeout after sending, unusable 2xx) is reconciled by listing: a new, unheld rule is ours only if
+ * it is the only one. Else nothing is claimed or deleted: the create is recorded pending (with
+ * `before`) and the error names the candidates. Never a blind second PUT.
  */
 import type { SecOpsClient } from "../../client/client";
 import {
@@ -33,10 +31,7 @@ export const PENDING_PROPERTY = "__pendingCreate";
 /** True for a rule with the same field and search as `i`. */
 export const sameRule = (r: HvaRule, i: Rule) => r.searchField === i.field && r.search === i.search;
 
-/**
- * True for an unclaimed rule with the same field and search as `i`. `claimed` holds the rules one
- * provider instance created or adopted, so two resources never claim one rule.
- */
+/** True for a rule with `i`'s field and search that no resource of the instance has claimed. */
 export const identical = (r: HvaRule, i: Rule, claimed: ReadonlySet<string>) =>
   sameRule(r, i) && !claimed.has(r.id);
 
@@ -82,9 +77,8 @@ export async function listForReconcile(client: SecOpsClient, why: string): Promi
 }
 
 /**
- * The rules a create must never claim: those with its field and search that the list shows now,
- * before its PUT. Undefined when this API has no list route (strict-spec): an unknown outcome then
- * cannot be reconciled, only recorded.
+ * The proof: ids of the listed rules with the create's field and search, before its PUT. Undefined
+ * without a list route (strict-spec): an unknown outcome is then only recorded, never reconciled.
  */
 export async function rulesBefore(
   list: () => Promise<HvaRule[]>,

@@ -2,8 +2,8 @@
 import { shared } from "../../client/cancellation";
 
 /**
- * Runs tasks with the same key one after another (different keys run side by side). Two creates of
- * the same rule never overlap, so a reconciling list never sees another create's rule as a candidate.
+ * Runs tasks with the same key one after another: two creates of one rule never overlap, so a
+ * reconciling list never takes the other's rule for a candidate.
  */
 export class KeyedLock {
   readonly #tails = new Map<string, Promise<unknown>>();
@@ -21,9 +21,8 @@ export class KeyedLock {
 }
 
 /**
- * A value that must be loaded after the caller asked for it (a list that shows what existed before a
- * write): callers that arrive while a load is in flight share the next load, never the current one,
- * so concurrent creates share one list per round instead of one each.
+ * A value loaded after the caller asked (a list showing what existed before a write): callers arriving
+ * during a load share the next one, so concurrent creates share one list per round.
  */
 export class FreshLoad<T> {
   #inflight: Promise<T> | undefined;

@@ -1,9 +1,7 @@
 /**
- * Settling creates whose outcome a crash or a fault left unknown, with proof (see hva-reconcile.ts):
- * a create of a rule adopts what a dead process's PUT of the same rule made; a delete of a pending id
- * removes what that create made. A rule that was in the list before the PUT, that another resource
- * of this provider instance holds, or that another create's PUT answered with, is never claimed or
- * deleted; with more than one candidate nothing is.
+ * Settling creates a crash or fault left unknown, with proof (./reconcile.ts): a create adopts what a
+ * dead process's PUT made; a pending id's delete removes it. A rule listed before the PUT, held, or
+ * answered to another PUT is never claimed or deleted; nor is any of several.
  */
 import type { SecOpsClient } from "../../client/client";
 import { ErrorCodes, isSecOpsError } from "../../client/errors";
@@ -14,17 +12,13 @@ import { PENDING_ID_PREFIX } from "../framework/runtime";
 
 type Rule = { field: string; search: string };
 
-/**
- * True for an intent of the resource being created or settled: the same URN where the front-end knows
- * it (the native plugin), any intent where neither does (the dynamic host).
- */
+/** True for an intent of this resource: same URN (plugin), or neither has one (dynamic host). */
 const forResource = (i: LeftIntent, urn: string | undefined) => (i.urn ?? "") === (urn ?? "");
 
 /**
- * Before a create: the rule a dead process's PUT of the same rule made, or undefined when no such PUT
- * left an unknown outcome (or it made nothing). A PUT that answered with an id whose answer the caller
- * may never have recorded is adopted only by the resource it was made for (same URN); one that did not
- * answer is proven by its journaled `before`.
+ * Before a create: the rule a dead process's PUT of the same rule made, if any. An answered PUT (whose
+ * id the caller may never have recorded) is adopted only by the same URN; an unanswered one is proven
+ * by its journaled `before`.
  */
 export async function adoptLeftCreate(
   client: SecOpsClient,
@@ -57,11 +51,10 @@ export async function adoptLeftCreate(
 }
 
 /**
- * Settles a pending create (the delete of a pending id): the rule it made is deleted. The proof is the
- * `before` the create recorded in its state, else the journal of the process that died: an intent from
- * no earlier than the pending id's time (the runner's pending ids carry when the create was asked for)
- * whose PUT answered with an id, or whose `before` leaves one candidate. A create with no record
- * anywhere never sent a PUT (every PUT is journaled first): nothing to do.
+ * Settles a pending create (its delete): the rule it made is deleted. The proof is the `before` in its
+ * state, else the dead process's journal: an intent no older than the pending id whose PUT answered
+ * with an id, or whose `before` leaves one candidate. No record anywhere: no PUT was sent (each is
+ * journaled first), nothing to do.
  */
 export async function removePendingCreate(
   client: SecOpsClient,
@@ -106,10 +99,7 @@ export async function removePendingCreate(
   for (const i of own) i.settle();
 }
 
-/**
- * A call about rule `id` shows the caller holds it: the journal stops keeping the create's answer.
- * The call does not wait for the disk (see {@link IntentJournal.confirmSoon}).
- */
+/** A call about rule `id` shows the caller holds it: the journal drops the create's answer (unawaited). */
 export function held(
   team: unknown,
   id: string,
