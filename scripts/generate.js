@@ -3,7 +3,7 @@
  * The first part of `npm run build`, before anything is compiled: writes what the resource
  * definitions (provider/resources/framework/registry.ts and provider/functions/registry.ts, read from their
  * TypeScript sources through esbuild, so a tree without the generated files builds) say, with
- * provider/resources/framework/codegen.ts:
+ * scripts/codegen.ts:
  *   schema.json                      scripts/schema-base.json (package, config, provider) with
  *                                    every data source's and every resource's entry
  *   provider/native/<resource>.ts    the native SDK's classes, and provider/native/index.ts
@@ -133,7 +133,7 @@ async function main() {
   const generated = await files(
     fromSource("provider/resources/framework/registry.ts"),
     fromSource("provider/functions/registry.ts"),
-    fromSource("provider/resources/framework/codegen.ts"),
+    fromSource("scripts/codegen.ts"),
     fromSource("scripts/typegen.ts"),
   );
   // `--check --against <dir>` compares with the copies in <dir> (a test's), else with the checkout.

@@ -17,7 +17,7 @@ import {
   dynamicClass,
   nativeClass,
   resourceSchema,
-} from "../../provider/resources/framework/codegen";
+} from "../../scripts/codegen";
 import { checkInputs, type ResourceDefinition } from "../../provider/resources/framework/definition";
 import { RESOURCES, type RegisteredResource } from "../../provider/resources/framework/registry";
 import { listPage } from "../../provider/resources/framework/listing";

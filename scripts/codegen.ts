@@ -8,8 +8,8 @@ import {
   type FunctionDefinition,
   type PropertySpec,
   type ResourceDefinition,
-} from "./definition";
-import { URN_INPUT } from "./declarations";
+} from "../provider/resources/framework/definition";
+import { URN_INPUT } from "../provider/resources/framework/declarations";
 
 /** The first line of every generated file. */
 export const GENERATED =
