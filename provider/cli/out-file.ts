@@ -4,7 +4,7 @@
  */
 import { stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { UsageError } from "./common";
+import { UsageError } from "./args";
 
 /**
  * Fails with a usage error when `path` names a folder (an existing one, or a path ending with a

@@ -4,7 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { createSimulator, parseFaultSpec, type SimulatorOptions } from "../simulator";
 import { teams } from "../simulator/seed";
 import { VERSION } from "../version";
-import { UsageError, count, example, exitOverridden } from "./common";
+import { UsageError, count, example, exitOverridden } from "./args";
 import { ctlCommand } from "./sim-ctl";
 
 /** Set when the command started a simulator (it then serves until stopped). */

@@ -15,23 +15,14 @@ import {
   type Detection,
   type TimelineComment,
 } from "../client/types";
-import { columns } from "../drift/format";
+import { columns } from "../drift/columns";
 import { readInput } from "../drift/state";
 import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
 import { hvaRuleCommands } from "./hva-rules";
-import {
-  UsageError,
-  cliMessage,
-  client,
-  collect,
-  example,
-  exitOverridden,
-  json,
-  oneOf,
-  usage,
-} from "./common";
+import { UsageError, collect, example, exitOverridden, json, oneOf } from "./args";
+import { cliMessage, client, usage } from "./common";
 import { simCommand, simMain } from "./secops-sim";
 import { checkOutFile } from "./out-file";
 import { usersCommand } from "./users";

@@ -6,8 +6,8 @@
  */
 import { Command } from "commander";
 import { SimulatorControl } from "../simulator";
-import { columns } from "../drift/format";
-import { UsageError, bool, example } from "./common";
+import { columns } from "../drift/columns";
+import { UsageError, bool, example } from "./args";
 
 type Row = Record<string, unknown>;
 const out = (text: string) => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
