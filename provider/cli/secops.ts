@@ -92,8 +92,13 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
 /** The simulator package's entry point (typed here: the provider does not depend on the package). */
 type SimMain = (argv: string[], name: string) => Promise<number | undefined>;
 
-/** What `secops sim` says when the simulator package is not installed (exit 2). */
-export const SIM_MISSING = "`secops sim` needs the simulator package: npm install --save-dev secops-sim";
+/**
+ * What `secops sim` says when the simulator package is not installed (exit 2). Neither package is on
+ * the registry yet: the tarball a checkout packs is named too.
+ */
+export const SIM_MISSING =
+  "`secops sim` needs the simulator package: npm install --save-dev secops-sim " +
+  `(or the secops-sim-${VERSION}.tgz packed in a checkout: docs/simulator-and-cli.md)`;
 
 /**
  * Runs `secops sim <words>`: the `secops-sim` command of the simulator package (its own package since
