@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       "dist/**",
+      "simulator/dist/**",
       "node_modules/**",
       "coverage/**",
       "examples/**/node_modules/**",

@@ -8,10 +8,12 @@ module.exports = {
   // `npm run test:rig` (jest.rig.config.js), run once by CI.
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/tests/rig/"],
   // The shims serialized into Pulumi state load the implementation by the package's own name;
-  // inside jest that name resolves to the TypeScript sources.
+  // inside jest that name resolves to the TypeScript sources, and so does the simulator package's.
   moduleNameMapper: {
     "^pulumi-secops$": "<rootDir>/provider/index.ts",
     "^pulumi-secops/(.*)$": "<rootDir>/provider/$1",
+    "^secops-sim$": "<rootDir>/simulator/index.ts",
+    "^secops-sim/(.*)$": "<rootDir>/simulator/$1",
   },
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.jest.json", diagnostics: { warnOnly: false } }],

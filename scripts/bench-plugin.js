@@ -28,7 +28,7 @@ const { writeAnchors } = require("./bench-anchors");
 const ROOT = join(__dirname, "..");
 // The offline runner (tests/rig, not part of the package), bundled by requiring build-rig.
 const { NativePluginProcess, secret } = require(require("./build-rig").RIG);
-const { createSimulator } = require(join(ROOT, "dist", "simulator", "index.js"));
+const { createSimulator } = require("secops-sim");
 const { SecOpsClient } = require(join(ROOT, "dist", "index.js"));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const settle = (ms) => new Promise((r) => setTimeout(r, ms));

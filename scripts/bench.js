@@ -28,7 +28,8 @@ const { engineBench } = require("./bench-engine");
 const ROOT = join(__dirname, "..");
 const dist = (p) => require(join(ROOT, "dist", p));
 const { SecOpsClient, HvaAutomationRule, DirectoryUserSettings } = dist("index.js");
-const { createSimulator } = dist("simulator/index.js");
+// The simulator package (simulator/, a workspace: node_modules/secops-sim links it), built.
+const { createSimulator, SimulatorControl } = require("secops-sim");
 // The offline runner (tests/rig, not part of the package), bundled by requiring build-rig.
 const rig = () => require(require("./build-rig").RIG);
 const { DynamicProviderHost, declaredResources, linkPackage, secret } = rig();
@@ -45,13 +46,13 @@ const report = (name, value, target, ok) => {
 async function startSimProcess(extra = []) {
   const child = spawn(
     process.execPath,
-    [join(ROOT, "dist/cli/secops-sim.js"), "--json", "--seed", "2", ...extra],
+    [require.resolve("secops-sim/cli"), "--json", "--seed", "2", ...extra],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const info = JSON.parse(
     await new Promise((resolve) => child.stdout.once("data", (c) => resolve(String(c)))),
   );
-  const control = new (dist("simulator/index.js").SimulatorControl)(info.url, info.controlToken);
+  const control = new SimulatorControl(info.url, info.controlToken);
   return { ...info, control, close: () => new Promise((r) => (child.once("exit", r), child.kill())) };
 }
 

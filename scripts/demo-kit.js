@@ -9,7 +9,11 @@ const { join } = require("node:path");
 
 const ROOT = join(__dirname, "..");
 
-/** Builds (compile and plugin bundle) when `dist/<marker>` is missing or older than a source file. */
+/**
+ * Builds (compile and plugin bundle) when `dist/<marker>` is missing or older than a source file, and
+ * the simulator package (simulator/, which `require("secops-sim")` reaches through the workspace
+ * link) when its build is missing or older than its sources or the provider modules it compiles in.
+ */
 function buildIfNeeded(marker) {
   const file = join(ROOT, "dist", marker);
   const newest = (dir) =>
@@ -17,15 +21,25 @@ function buildIfNeeded(marker) {
       const p = join(dir, e.name);
       return Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
     }, 0);
-  if (existsSync(file) && statSync(file).mtimeMs >= newest(join(ROOT, "provider"))) return;
-  console.log("building (npm run build)...");
-  execFileSync(
-    process.execPath,
-    [require.resolve("typescript/bin/tsc"), "-p", join(ROOT, "tsconfig.build.json")],
-    { stdio: "inherit" },
-  );
-  // The plugin runs from its bundle (bin/pulumi-resource-secops): rebuilt with the rest.
-  execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-plugin.js")], { stdio: "inherit" });
+  const tsc = (project) =>
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", project], {
+      stdio: "inherit",
+    });
+  const provider = newest(join(ROOT, "provider"));
+  if (!existsSync(file) || statSync(file).mtimeMs < provider) {
+    console.log("building (npm run build)...");
+    tsc(join(ROOT, "tsconfig.build.json"));
+    // The plugin runs from its bundle (bin/pulumi-resource-secops): rebuilt with the rest.
+    execFileSync(process.execPath, [join(ROOT, "scripts", "bundle-plugin.js")], { stdio: "inherit" });
+  }
+  const sim = join(ROOT, "simulator", "dist", "simulator", "index.js");
+  const simSources = readdirSync(join(ROOT, "simulator"))
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => statSync(join(ROOT, "simulator", f)).mtimeMs);
+  if (!existsSync(sim) || statSync(sim).mtimeMs < Math.max(provider, ...simSources)) {
+    console.log("building the simulator (npm run build --workspace simulator)...");
+    tsc(join(ROOT, "simulator", "tsconfig.json"));
+  }
 }
 
 /** Checks and reports; `problems` collects what did not hold. */

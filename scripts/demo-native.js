@@ -15,7 +15,7 @@ const { ROOT, buildIfNeeded, checker, rerunQuietly, run, stepsOf } = require("./
 
 async function main() {
   buildIfNeeded("plugin/pulumi-resource-secops.js");
-  const { createSimulator } = require("pulumi-secops/simulator");
+  const { createSimulator } = require("secops-sim");
   const { SecOpsClient } = require("pulumi-secops/client");
   const { LifecycleRunner, formatSteps, linkPackage } = require(require("./build-rig").RIG); // the offline runner (tests/rig)
   // As `npm install` in the example would: its `pulumi-secops/native` import resolves to this checkout.

@@ -14,7 +14,7 @@ const { ROOT, buildIfNeeded, checker, rerunQuietly, run, stepsOf } = require("./
 async function main() {
   buildIfNeeded("index.js");
   // The package by its own name (self-reference through "exports"), as the example imports it.
-  const { createSimulator } = require("pulumi-secops/simulator");
+  const { createSimulator } = require("secops-sim");
   const { LifecycleRunner, formatSteps, linkPackage } = require(require("./build-rig").RIG); // the offline runner (tests/rig)
 
   const sim = await createSimulator({ seed: 7 });

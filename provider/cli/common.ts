@@ -1,45 +1,12 @@
-/** What every `secops` command shares: the client from flags and environment, CLI-worded errors, help examples. */
-import { InvalidArgumentError, Option, type Command } from "commander";
+/**
+ * What every `secops` command shares: the client from flags and environment, CLI-worded errors.
+ * The argument helpers (usage errors, option parsers, help examples) are in `args.ts`.
+ */
+import type { Command } from "commander";
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, type SecOpsError } from "../client/errors";
 import { DriftInputError } from "../drift/state";
-
-/** A mistake on the user's side, found before the API was reached (exit 2). */
-export class UsageError extends Error {}
-
-export const collect = (v: string, acc: string[]) => [...acc, v];
-
-/** A repeatable option whose every value is one of `allowed` (listed in its help), named in the error. */
-export function oneOf(flags: string, what: string, allowed: readonly string[]): Option {
-  const name = flags.split(" ")[0];
-  return new Option(flags, `${what}, repeatable (${allowed.join(", ")})`)
-    .default([])
-    .argParser((v: string, acc: string[]) => {
-      if (!allowed.includes(v))
-        throw new InvalidArgumentError(`${name} must be one of ${allowed.join(", ")}`);
-      return [...acc, v];
-    });
-}
-
-/** A `true` or `false` option value, named in the error. */
-/** A non-negative whole number option, named in the error. */
-export const count = (name: string) => (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
-  return n;
-};
-
-/** `command` and every command under it hand their exits to the caller as errors. */
-export function exitOverridden(command: Command): Command {
-  command.exitOverride();
-  command.commands.forEach(exitOverridden);
-  return command;
-}
-
-export const bool = (name: string) => (v: string) => {
-  if (v !== "true" && v !== "false") throw new InvalidArgumentError(`${name} must be true or false`);
-  return v === "true";
-};
+import { UsageError } from "./args";
 
 /** Where the CLI took its key from, for messages (never the key itself). */
 let keySource = "$SECOPS_API_KEY";
@@ -88,12 +55,6 @@ export function cliMessage(err: Error): string {
     return `${e.message}: the API key from ${keySource} was refused; check that it is a valid team API key`;
   return e.message;
 }
-
-/** Help text shown after a leaf command's options. */
-export const example = (...lines: string[]) => `\nExample:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
-
-/** A value as the `--json` output of a command prints it. */
-export const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /** Runs `read` (of a file the user named); a mistake in that file is a usage error, after `prefix`. */
 export function usage<T>(prefix: string, read: () => T): T {

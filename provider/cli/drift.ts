@@ -7,7 +7,8 @@ import { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat } from ".
 import { readIgnore } from "../drift/ignore";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
 import { DriftInputError, readManaged } from "../drift/state";
-import { UsageError, baseUrlOf, collect, count, example, keyFrom } from "./common";
+import { UsageError, collect, count, example } from "./args";
+import { baseUrlOf, keyFrom } from "./common";
 import { checkOutFile } from "./out-file";
 
 /** The command's result, for an exit code other than 0 without an error message. */

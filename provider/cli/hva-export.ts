@@ -18,7 +18,8 @@ import {
   type StateProvider,
 } from "../drift/adopt";
 import { readManaged, type ManagedResource } from "../drift/state";
-import { UsageError, client, example, usage } from "./common";
+import { UsageError, example } from "./args";
+import { client, usage } from "./common";
 import { checkOutFile, writeOutFile } from "./out-file";
 
 export { ruleName } from "../resources/hva-automation-rule/names";

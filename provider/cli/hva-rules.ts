@@ -3,8 +3,9 @@ import type { Command } from "commander";
 import { ErrorCodes, SecOpsApiError } from "../client/errors";
 import { routes } from "../client/routes";
 import type { HvaRule } from "../client/types";
-import { columns } from "../drift/format";
-import { client, example, json } from "./common";
+import { columns } from "../drift/columns";
+import { example, json } from "./args";
+import { client } from "./common";
 
 const ruleText = (r: HvaRule) =>
   `${r.id} ${r.searchField ?? "?"} ${JSON.stringify(r.search ?? "")} ${r.enabled ? "enabled" : "disabled"} in team ${r.teamId ?? "?"}\n`;

@@ -1,7 +1,7 @@
 /** `--out <file>`: checked before the API is asked, so a user's mistake (exit 2) costs no request. */
 import { stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
-import { UsageError } from "./common";
+import { UsageError } from "./args";
 
 /** Fails with a usage error when `path` is a folder, its folder is missing, or it exists without `force`. */
 export async function checkOutFile(

@@ -11,24 +11,14 @@ import {
   type Detection,
   type TimelineComment,
 } from "../client/types";
-import { columns } from "../drift/format";
+import { columns } from "../drift/columns";
 import { readInput } from "../drift/state";
 import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
 import { hvaRuleCommands } from "./hva-rules";
-import {
-  UsageError,
-  cliMessage,
-  client,
-  collect,
-  example,
-  exitOverridden,
-  json,
-  oneOf,
-  usage,
-} from "./common";
-import { simCommand, simMain } from "./secops-sim";
+import { UsageError, collect, example, json, oneOf } from "./args";
+import { cliMessage, client, usage } from "./common";
 import { checkOutFile } from "./out-file";
 import { usersCommand } from "./users";
 
@@ -92,9 +82,60 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
   usersCommand(root, out);
   driftCommand(root, out);
   commentsCommand(root, out);
-  // A command added whole inherits nothing from the root: its exits are turned over here.
-  root.addCommand(exitOverridden(simCommand("sim")));
+  root.addCommand(simCommand());
   return root;
+}
+
+/** The simulator package's entry point (typed here: the provider does not depend on the package). */
+type SimMain = (argv: string[], name: string) => Promise<number | undefined>;
+
+/**
+ * What `secops sim` says when the simulator package is not installed (exit 2). Neither package is on
+ * the registry yet: the tarball a checkout packs is named too.
+ */
+export const SIM_MISSING =
+  "`secops sim` needs the simulator package: npm install --save-dev secops-sim " +
+  `(or the secops-sim-${VERSION}.tgz packed in a checkout: docs/simulator-and-cli.md)`;
+
+/**
+ * Runs `secops sim <words>`: the `secops-sim` command of the simulator package (its own package since
+ * issue 41), loaded here and nowhere else, so that no other command loads the simulator.
+ */
+async function runSim(argv: string[], words: string[]): Promise<number | undefined> {
+  let simMain: SimMain;
+  try {
+    ({ simMain } = require("secops-sim/cli") as { simMain: SimMain });
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND";
+    if (!missing || !(err as Error).message.includes("'secops-sim/cli'")) throw err;
+    process.stderr.write(`secops: ${SIM_MISSING}\n`);
+    return 2;
+  }
+  return simMain([argv[0], argv[1], ...words], "secops sim");
+}
+
+/**
+ * `secops sim`, as the help lists it. main() hands `secops sim ...` to the simulator's own command
+ * before parsing; this one is reached only after options of `secops` (`secops --base-url u sim`).
+ */
+function simCommand(): Command {
+  return new Command("sim")
+    .description("Run a local stand-in for the Security Operations Service API (package secops-sim)")
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (_o: unknown, cmd: Command) => {
+      const code = await runSim(process.argv, cmd.args);
+      if (code) throw new ExitStatus(code);
+    });
+}
+
+/** The words `secops sim` runs the simulator with, or undefined for any other command. */
+function simWords(argv: string[]): string[] | undefined {
+  if (argv[2] === "sim") return argv.slice(3);
+  // `secops help sim`: the simulator's help (commander would show this command's own).
+  if (argv[2] === "help" && argv[3] === "sim") return ["--help"];
+  return undefined;
 }
 
 /** `secops whoami`. */
@@ -237,8 +278,9 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
  * of a `ctl` command that the simulator also has (`--json`, `--team`) would be taken by the simulator.
  */
 export async function main(argv: string[]): Promise<number | undefined> {
-  if (argv[2] === "sim") return simMain([argv[0], argv[1], ...argv.slice(3)], "secops sim");
   try {
+    const words = simWords(argv);
+    if (words) return await runSim(argv, words);
     await program().parseAsync(argv);
     return 0;
   } catch (err) {

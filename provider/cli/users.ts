@@ -1,8 +1,9 @@
 /** `secops users list|get|update`: the team's directory users and their three flags. */
 import type { Command } from "commander";
 import type { DirectoryUser, DirectoryUserUpdate } from "../client/types";
-import { columns } from "../drift/format";
-import { UsageError, bool, client, example, json } from "./common";
+import { columns } from "../drift/columns";
+import { UsageError, bool, example, json } from "./args";
+import { client } from "./common";
 
 /** The flags the API lets a caller set, as option names and field names. */
 const FLAGS = [

@@ -7,6 +7,7 @@ import { LISTS, isClean, type DriftReport, type TeamDrift } from "./report";
 import { resourceOf } from "../resources/framework/registry";
 import { typeOfUrn } from "../resources/framework/names";
 import { nameOf } from "./adopt";
+import { columns } from "./columns";
 
 /** The output formats of `secops drift`. */
 export const DRIFT_FORMATS = ["table", "json", "markdown"] as const;
@@ -42,14 +43,6 @@ const ADOPT = "TypeScript that adopts the unmanaged rules";
 const teamName = (t: TeamDrift) => (t.teamId === "" ? "(no team recorded)" : t.teamId);
 const notChecked = (t: TeamDrift) =>
   `NOT CHECKED: no key for this team (${t.managed} resource(s) in the state); add --key-env with its key`;
-
-/** Rows of cells as aligned columns, each at most `max` characters (a longer cell is cut with "…"). */
-export function columns(rows: string[][], max = Infinity): string[] {
-  const widths = rows[0].map((_, i) => Math.min(max, Math.max(...rows.map((r) => r[i].length))));
-  const fit = (c: string, i: number) =>
-    c.length > widths[i] ? `${c.slice(0, widths[i] - 1)}…` : c.padEnd(widths[i]);
-  return rows.map((r) => r.map(fit).join("  ").trimEnd());
-}
 
 function tableTeam(t: TeamDrift): string[] {
   const head = `team ${teamName(t)}: ${t.checked ? counts(t) : notChecked(t)}`;

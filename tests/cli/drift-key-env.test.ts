@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { built, run } from "../helpers/spawn";
 
 const CLI = built("cli/secops.js");

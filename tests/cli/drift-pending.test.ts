@@ -6,7 +6,7 @@
  */
 import { SecOpsClient } from "pulumi-secops/client";
 import { driftReport } from "pulumi-secops/drift";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 
 let sim: Simulator;
 let api: SecOpsClient;

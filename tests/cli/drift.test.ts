@@ -22,7 +22,7 @@ import {
 } from "pulumi-secops/drift";
 import { SecOpsClient } from "pulumi-secops/client";
 import { LifecycleRunner, stepsOf } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { ROOT, built, run } from "../helpers/spawn";
 import { exported as exportedShown, toDeployment } from "./deployment";
 

@@ -11,12 +11,12 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { pulumiCli } from "../helpers/pulumi-cli";
-import { ROOT, built } from "../helpers/spawn";
+import { ROOT, built, builtSim } from "../helpers/spawn";
 
 jest.setTimeout(240_000);
-const BIN = { secops: built("cli/secops.js"), "secops-sim": built("cli/secops-sim.js") };
+const BIN = { secops: built("cli/secops.js"), "secops-sim": builtSim() };
 
 let sim: Simulator;
 let cwd: string;

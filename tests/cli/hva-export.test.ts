@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
 import { LifecycleRunner, linkPackage } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { ruleName } from "../../provider/cli/hva-export";
 import { ROOT, built, run } from "../helpers/spawn";
 import { exported, toDeployment } from "./deployment";

@@ -1,12 +1,13 @@
 /**
- * Every command line of the documentation (README.md, docs/*.md and the examples' READMEs) is
- * accounted for (issues 23 and 36), each by something that can fail:
+ * Every command line of the documentation (README.md, docs/*.md, the examples' and the simulator
+ * package's READMEs) is accounted for (issues 23 and 36), each by something that can fail:
  * - `npm exec --no -- secops ...` and `secops-sim ...` lines are run here against the simulator, as
  *   written, or a synopsis through concrete instances that use only its flags; what they did is then
  *   checked in the simulator's state and in their output;
  * - `npm` lines that cannot run here (they install, build or run the whole suite) are checked against
  *   what they rely on: the script exists and its file too, the lockfile agrees with package.json, the
- *   tarball's name is the one `npm pack` writes and installing it runs no script;
+ *   tarball's name is the one `npm pack` writes and installing it runs no script (the simulator's
+ *   too, packed from its workspace);
  * - `pulumi` lines of the README and docs/ run for real in tests/engine/cli-docs.test.ts (the Pulumi CLI
  *   is built in CI), and no block is marked `# needs the Pulumi CLI` any more. The examples' READMEs
  *   (another owner's) still mark a whole workflow block with `# with the Pulumi CLI`; there the marker
@@ -17,8 +18,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { built, ROOT } from "../helpers/spawn";
+import { createSimulator, type Simulator } from "secops-sim";
+import { built, builtSim, ROOT } from "../helpers/spawn";
 
 jest.setTimeout(120_000);
 const NEEDS_CLI = "# needs the Pulumi CLI";
@@ -26,9 +27,11 @@ const NEEDS_CLI = "# needs the Pulumi CLI";
 const EXAMPLES_MARKER = "# with the Pulumi CLI";
 const BIN: Record<string, string> = {
   secops: built("cli/secops.js"),
-  "secops-sim": built("cli/secops-sim.js"),
+  "secops-sim": builtSim(),
 };
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+/** The simulator package's manifest (simulator/, a workspace of this one). */
+const simPkg = JSON.parse(readFileSync(join(ROOT, "simulator", "package.json"), "utf8"));
 
 interface CommandLine {
   file: string;
@@ -45,7 +48,7 @@ function docFiles(): string[] {
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`);
   const examples = readdirSync(join(ROOT, "examples")).map((e) => `examples/${e}/README.md`);
-  return ["README.md", ...docs, ...examples].filter((f) => existsSync(join(ROOT, f)));
+  return ["README.md", "simulator/README.md", ...docs, ...examples].filter((f) => existsSync(join(ROOT, f)));
 }
 
 /** Each command line of each sh block: its file, its text (continuations joined), its block's marker. */
@@ -103,6 +106,20 @@ function npmLineProblem(file: string, line: string): string | undefined {
   if (line === "npm pack") {
     if (!/\bnpm run build\b/.test(pkg.scripts.prepack ?? "")) return "npm pack does not build (prepack)";
     if (!pkg.files.includes("dist")) return "the tarball would not hold dist/";
+    return undefined;
+  }
+  if (line === "npm pack --workspace simulator") {
+    if (!pkg.workspaces.includes("simulator")) return "simulator/ is not a workspace of this package";
+    if (!/\bnpm run build\b/.test(simPkg.scripts.prepack ?? ""))
+      return "npm pack does not build it (prepack)";
+    if (!simPkg.files.includes("dist")) return "the simulator's tarball would not hold dist/";
+    return undefined;
+  }
+  if (w[1] === "install" && w[2] === "--save-dev" && w[3]?.endsWith(".tgz") && w.length === 4) {
+    const packed = `${simPkg.name}-${simPkg.version}.tgz`;
+    if (w[3] !== `./${packed}`) return `npm pack --workspace simulator writes ${packed}, not ${w[3]}`;
+    const scripts = INSTALL_SCRIPTS.filter((s) => simPkg.scripts[s]);
+    if (scripts.length) return `installing the simulator's tarball would run ${scripts.join(", ")}`;
     return undefined;
   }
   if (w[1] === "install" && w.length === 2) {

@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { program } from "../../provider/cli/secops";
-import { simCommand } from "../../provider/cli/secops-sim";
-import { built, run } from "../helpers/spawn";
+import { simCommand } from "secops-sim/cli";
+import { built, builtSim, run } from "../helpers/spawn";
 
 const BINARIES: Array<[string, string, Command]> = [
   ["secops", built("cli/secops.js"), program()],
-  ["secops-sim", built("cli/secops-sim.js"), simCommand()],
+  ["secops-sim", builtSim(), simCommand()],
 ];
 // The commands never reach the API here: a key and a URL that would be refused if they were used.
 const env = { SECOPS_API_KEY: "usage-test-key-0000", SECOPS_BASE_URL: "http://127.0.0.1:9" };
@@ -94,12 +94,21 @@ test("an --out into a folder that does not exist is a usage error (exit 2) namin
 });
 
 test("secops sim after a root option (parsed as a subcommand, not the shortcut) exits 2 on a usage error too", async () => {
-  const secops = BINARIES[0];
-  const simPaths = leaves(secops[2]).filter((p) => p[0] === "sim");
+  const secops = BINARIES[0][1];
+  // `secops` lists `sim` without loading the simulator package: the commands are the simulator's.
+  const sim = simCommand("sim");
+  const simPaths = leaves(sim);
   expect(simPaths.length).toBeGreaterThan(5);
   for (const path of simPaths) {
-    const args = ["--api-key-env", "SECOPS_API_KEY", ...path, ...argsOf(secops[2], path), "--no-such-option"];
-    const r = await run(secops[1], args, env);
+    const args = [
+      "--api-key-env",
+      "SECOPS_API_KEY",
+      "sim",
+      ...path,
+      ...argsOf(sim, path),
+      "--no-such-option",
+    ];
+    const r = await run(secops, args, env);
     // A usage error either way (the unknown option, or a filler value a parser refuses first).
     expect({ path, code: r.code, stdout: r.stdout, usage: r.stderr.startsWith("error: ") }).toEqual({
       path,

@@ -3,7 +3,7 @@
  * the client's operations as commands, each with `--json`: their output, their exit codes, and what
  * they changed in the simulator (or that they changed nothing).
  */
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { built, run } from "../helpers/spawn";
 
 const CLI = built("cli/secops.js");

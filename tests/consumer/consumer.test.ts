@@ -1,6 +1,8 @@
 /**
  * The package as a user gets it: `npm pack`, install the tarball into a temporary Pulumi program,
- * run that program under mocks and through Pulumi's host from its own directory.
+ * run that program under mocks and through Pulumi's host from its own directory. The simulator
+ * package (secops-sim, simulator/) is packed and installed beside it as a dev dependency, as the
+ * docs tell users to.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -39,6 +41,7 @@ const TEMPLATE_TSCONFIG = {
 let work: string;
 let program: string;
 let packed: { filename: string; files: { path: string }[] };
+let packedSim: { filename: string; files: { path: string }[] };
 beforeAll(() => {
   built("index.js");
   built("plugin/pulumi-resource-secops.js");
@@ -46,6 +49,8 @@ beforeAll(() => {
   // dist/ is built (npm test's pretest): packing without `prepare` leaves it alone while other test
   // files run the plugin from it.
   packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], ROOT))[0];
+  const simDir = join(ROOT, "simulator");
+  packedSim = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], simDir))[0];
   program = join(work, "program");
   mkdirSync(program);
   writeFileSync(join(program, "Pulumi.yaml"), "name: consumer\nruntime: nodejs\n");
@@ -55,6 +60,7 @@ beforeAll(() => {
       name: "consumer",
       private: true,
       dependencies: { "pulumi-secops": `file:${join(work, packed.filename)}` },
+      devDependencies: { "secops-sim": `file:${join(work, packedSim.filename)}` },
     }),
   );
   npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--legacy-peer-deps"], program);
@@ -84,6 +90,9 @@ test("the tarball holds dist, the bins, README, docs and LICENSE; no tests, sour
   // The plugin's one-file bundle, which bin/pulumi-resource-secops runs; never the release archive.
   expect(files).toContain("dist/plugin/pulumi-resource-secops.js");
   expect(files.filter((f) => f.startsWith("dist/release/"))).toEqual([]);
+  // The simulator is its own package (issue 41): none of it ships here, and no `secops-sim` bin.
+  expect(files.filter((f) => /^dist\/(simulator\/|cli\/(secops-sim|sim-ctl))/.test(f))).toEqual([]);
+  expect(Object.keys(pkg.bin)).not.toContain("secops-sim");
   const targets = [
     ...Object.values<{ types: string; default: string } | string>(pkg.exports).flatMap((e) =>
       typeof e === "string" ? [e] : [e.types, e.default],
@@ -123,17 +132,48 @@ test("the tarball holds dist, the bins, README, docs and LICENSE; no tests, sour
   expect(mapped).toEqual([]);
 });
 
+test("the simulator's tarball holds its compiled sources, README and LICENSE; installed, `secops-sim` and `secops sim` run it", async () => {
+  const files = packedSim.files.map((f) => f.path).sort();
+  const pkg = JSON.parse(readFileSync(join(ROOT, "simulator", "package.json"), "utf8"));
+  expect(files).toEqual(
+    expect.arrayContaining(["LICENSE", "README.md", "package.json", pkg.bin["secops-sim"]]),
+  );
+  expect(files.filter((f) => !/^(dist\/.*\.(js|d\.ts)|LICENSE|README\.md|package\.json)$/.test(f))).toEqual(
+    [],
+  );
+  for (const e of Object.values<{ types: string; default: string } | string>(pkg.exports))
+    for (const target of typeof e === "string" ? [e] : [e.types, e.default])
+      expect({ target, shipped: files.includes(target.replace(/^\.\//, "")) }).toEqual({
+        target,
+        shipped: true,
+      });
+  // Self-contained: the few provider modules it reads (the assumptions table, ...) are compiled in,
+  // never the provider itself (its client, resources or front-ends).
+  expect(files).toContain("dist/provider/client/assumptions.js");
+  expect(
+    files.filter((f) => /^dist\/provider\/(index|client\/(client|http)|resources|native|dynamic)\b/.test(f)),
+  ).toEqual([]);
+  const bin = join(program, "node_modules", ".bin");
+  const sim = await run(join(bin, "secops-sim"), ["--version"]);
+  expect(sim).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  // `secops sim` finds the simulator installed beside pulumi-secops.
+  const help = await run(join(bin, "secops"), ["sim", "--help"]);
+  expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
+  expect(help.stdout).toMatch(/^Usage: secops sim \[options\] \[command\]\n/);
+});
+
 test("no declaration reachable from the package's entry points refers to zod", () => {
   const pkgDir = join(program, "node_modules", "pulumi-secops");
   const seen = new Set<string>();
   const queue = packed.files
     .map((f) => f.path)
     .filter((f) =>
-      /^dist\/(index|client\/index|simulator\/index|native\/index|drift\/index|resources\/[^/]+\/index|functions\/[^/]+)\.d\.ts$/.test(
+      /^dist\/(index|client\/index|native\/index|drift\/index|resources\/[^/]+\/index|functions\/[^/]+)\.d\.ts$/.test(
         f,
       ),
     )
     .map((f) => join(pkgDir, f));
+  queue.push(join(program, "node_modules", "secops-sim", "dist", "simulator", "index.d.ts"));
   expect(queue.length).toBeGreaterThan(8);
   const offenders: string[] = [];
   while (queue.length > 0) {
@@ -159,15 +199,15 @@ test("a program using every public export compiles with the standard Pulumi tsco
   writeFileSync(join(program, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 2));
   const pkgDir = join(program, "node_modules", "pulumi-secops", "dist");
   const entries: Record<string, string> = {
-    secops: "index.d.ts",
-    client: "client/index.d.ts",
-    simulator: "simulator/index.d.ts",
-    native: "native/index.d.ts",
-    drift: "drift/index.d.ts",
+    secops: join(pkgDir, "index.d.ts"),
+    client: join(pkgDir, "client/index.d.ts"),
+    simulator: join(program, "node_modules", "secops-sim", "dist", "simulator", "index.d.ts"),
+    native: join(pkgDir, "native/index.d.ts"),
+    drift: join(pkgDir, "drift/index.d.ts"),
   };
   const uncovered: string[] = [];
   for (const [alias, file] of Object.entries(entries)) {
-    const names = exportedNames(join(pkgDir, file));
+    const names = exportedNames(file);
     expect(names.length).toBeGreaterThan(3);
     for (const name of names)
       if (!new RegExp(`\\b${alias}\\.${name}\\b`).test(source)) uncovered.push(`${alias}.${name}`);
@@ -230,7 +270,7 @@ new HvaAutomationRule("consumer-rule", { field: "name", search: "consumer-*", en
   );
   writeFileSync(
     join(program, "run.js"),
-    `const { createSimulator } = require("pulumi-secops/simulator");
+    `const { createSimulator } = require("secops-sim");
 const { LifecycleRunner, declaredResources } = require(${JSON.stringify(RIG)});
 (async () => {
   const sim = await createSimulator({ seed: 61 });
@@ -272,7 +312,7 @@ test("installed from the tarball, the plugin starts from node_modules/pulumi-sec
   expect(existsSync(join(program, "node_modules", ".bin", "pulumi-resource-secops"))).toBe(true);
   writeFileSync(
     join(program, "plugin.js"),
-    `const { createSimulator } = require("pulumi-secops/simulator");
+    `const { createSimulator } = require("secops-sim");
 const { NativePluginProcess, secret } = require(${JSON.stringify(RIG)});
 (async () => {
   const sim = await createSimulator({ seed: 62 });

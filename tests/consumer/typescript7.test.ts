@@ -18,7 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { linkPackage } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { built, NO_EXPERIMENTAL_WARNING, ROOT, RIG } from "../helpers/spawn";
 
 jest.setTimeout(240_000);
@@ -72,8 +72,10 @@ beforeAll(async () => {
   );
   const install = await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], work);
   if (install.code !== 0) throw new Error(`npm install typescript@${TS7} failed:\n${install.stderr}`);
-  // The program's other dependencies: this checkout (as installed) and the @pulumi/pulumi it tests.
+  // The program's other dependencies: this checkout (as installed), its simulator package and the
+  // @pulumi/pulumi it tests.
   linkPackage(work, ROOT);
+  symlinkSync(join(ROOT, "simulator"), join(work, "node_modules", "secops-sim"), "dir");
   for (const dep of ["@pulumi/pulumi", "@types/node"]) {
     mkdirSync(join(work, "node_modules", dirname(dep)), { recursive: true });
     symlinkSync(join(ROOT, "node_modules", dep), join(work, "node_modules", dep), "dir");

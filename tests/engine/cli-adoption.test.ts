@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
 import type { DriftReport } from "pulumi-secops/drift";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { rules, writes } from "../helpers/sim-counts";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { built, run } from "../helpers/spawn";

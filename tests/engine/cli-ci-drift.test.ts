@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { cliEnv, pulumiCli } from "../helpers/pulumi-cli";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { rules } from "../helpers/sim-counts";

@@ -10,7 +10,7 @@
  */
 import { readFileSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { rules } from "../helpers/sim-counts";
 import { built } from "../helpers/spawn";

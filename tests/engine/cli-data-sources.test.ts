@@ -6,7 +6,7 @@
  * records, from getIdentity through explicit providers: cli-multi-team.test.ts.)
  */
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { writes } from "../helpers/sim-counts";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { ROOT, built } from "../helpers/spawn";

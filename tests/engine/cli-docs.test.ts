@@ -10,7 +10,7 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { VERSION } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { exec, pulumiCli, releaseArchive, yamlProject } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";
 import { ROOT } from "../helpers/spawn";

@@ -7,7 +7,7 @@
  */
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { rules, writes } from "../helpers/sim-counts";
 import { engineStack, type EngineStack, type OpResult } from "../helpers/pulumi-stack";
 import { built } from "../helpers/spawn";

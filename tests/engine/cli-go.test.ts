@@ -10,7 +10,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { cliEnv, exec, pulumiCli } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";
 import { ROOT, built } from "../helpers/spawn";

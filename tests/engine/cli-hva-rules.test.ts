@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { rules, writes } from "../helpers/sim-counts";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { ROOT, built, run } from "../helpers/spawn";

@@ -8,7 +8,7 @@
  * simulator's rules and users are counted after each step.
  */
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { duplicateRuleReason } from "pulumi-secops/resources/hva-automation-rule";
 import { duplicateUserReason } from "pulumi-secops/resources/directory-user-settings";
 import { rules, writes } from "../helpers/sim-counts";

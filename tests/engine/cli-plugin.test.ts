@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { VERSION } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { cliEnv, exec, programDir, pulumiCli, releaseArchive } from "../helpers/pulumi-cli";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { rules } from "../helpers/sim-counts";

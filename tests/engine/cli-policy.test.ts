@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { exec, pulumiCli, yamlProject } from "../helpers/pulumi-cli";
 import { engineStack, type EngineStack } from "../helpers/pulumi-stack";
 import { rules, writes } from "../helpers/sim-counts";

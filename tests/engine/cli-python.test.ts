@@ -11,7 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { pythonProject, type PythonProject } from "../helpers/pulumi-langs";
 import { releaseArchive } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";

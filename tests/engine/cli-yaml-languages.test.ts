@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { exec, pulumiCli, yamlProject } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";
 import { built } from "../helpers/spawn";

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { exec, pulumiCli, yamlProject } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";
 import { built, run } from "../helpers/spawn";

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HvaAutomationRule } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { LifecycleRunner, linkPackage } from "../rig";
 import { ROOT, built } from "../helpers/spawn";
 

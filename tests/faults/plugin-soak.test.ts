@@ -10,7 +10,7 @@
  */
 import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } from "../rig";
 import { SecOpsClient } from "pulumi-secops/client";
-import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type FaultRule, type Simulator } from "secops-sim";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built } from "../helpers/spawn";
 

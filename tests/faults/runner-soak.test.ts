@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type FaultRule, type Simulator } from "secops-sim";
 import { LifecycleRunner, linkPackage, stepsOf } from "../rig";
 import { NO_EXPERIMENTAL_WARNING, ROOT, built, RIG } from "../helpers/spawn";
 

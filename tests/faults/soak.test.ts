@@ -11,7 +11,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { intentDir } from "../../provider/resources/hva-automation-rule/intents";
 import { provider as implementation } from "pulumi-secops/resources/hva-automation-rule";
-import { createSimulator, type FaultRule, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type FaultRule, type Simulator } from "secops-sim";
 const provider = asHost(implementation);
 
 type Outs = { field: string; search: string; enabled: boolean; teamId: string };

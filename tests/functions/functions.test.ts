@@ -5,7 +5,7 @@ import { join } from "node:path";
 import * as pulumi from "pulumi-secops";
 import { linkPackage } from "../rig";
 import { ROOT, built, run, RIG } from "../helpers/spawn";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { installMocks, valueOf } from "../helpers/mocks";
 import * as pulumiSdk from "@pulumi/pulumi";
 

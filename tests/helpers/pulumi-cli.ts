@@ -51,13 +51,17 @@ export function pulumiCli(): PulumiCli {
   return found;
 }
 
-/** A program folder whose node_modules resolve `pulumi-secops` (this checkout) and `@pulumi/pulumi`. */
+/**
+ * A program folder whose node_modules resolve `pulumi-secops` (this checkout), `secops-sim` (its
+ * simulator package, as a user installs it beside) and `@pulumi/pulumi`.
+ */
 export function programDir(prefix: string): { dir: string; backend: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), `secops-engine-${prefix}-`));
   const backend = join(dir, ".backend");
   mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
   mkdirSync(backend);
   symlinkSync(ROOT, join(dir, "node_modules", "pulumi-secops"), "dir");
+  symlinkSync(join(ROOT, "simulator"), join(dir, "node_modules", "secops-sim"), "dir");
   symlinkSync(
     dirname(require.resolve("@pulumi/pulumi/package.json")),
     join(dir, "node_modules", "@pulumi", "pulumi"),

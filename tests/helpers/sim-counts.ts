@@ -1,5 +1,5 @@
 /** What the engine tests count in the simulator after each step (not what a tool printed). */
-import type { Simulator } from "pulumi-secops/simulator";
+import type { Simulator } from "secops-sim";
 
 /** Every team's rules as "team search enabled" lines, sorted. */
 export async function rules(sim: Simulator): Promise<string[]> {

@@ -15,6 +15,13 @@ export function built(rel: string): string {
   return p;
 }
 
+/** The `secops-sim` command of the simulator package, as `npm run build` compiles it. */
+export function builtSim(): string {
+  const p = join(ROOT, "simulator", "dist", "simulator", "cli.js");
+  if (!existsSync(p)) throw new Error(`${p} is missing: run \`npm run build\` before these tests`);
+  return p;
+}
+
 export interface Ran {
   code: number | null;
   stdout: string;

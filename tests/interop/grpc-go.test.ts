@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { built, ROOT } from "../helpers/spawn";
+import { built, builtSim, ROOT } from "../helpers/spawn";
 
 /** Every scenario the driver runs, by its name there, with what it shows. */
 const SCENARIOS: Record<string, string> = {
@@ -72,7 +72,7 @@ let setupError: Error | undefined;
 /** Builds the driver (Go modules: the engine's stubs and grpc-go, see ./driver/go.mod), runs it. */
 async function buildAndRun(): Promise<Outcome[]> {
   built("plugin/pulumi-resource-secops.js");
-  built("cli/secops-sim.js");
+  builtSim();
   work = mkdtempSync(join(tmpdir(), "secops-grpc-go-"));
   const env: NodeJS.ProcessEnv = { ...process.env, GOFLAGS: "-mod=mod", GO111MODULE: "on" };
   if (!env.GOCACHE && !env.HOME && !env.XDG_CACHE_HOME) env.GOCACHE = join(tmpdir(), "secops-go-cache");

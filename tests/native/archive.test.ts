@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NativePluginProcess, secret, type ProviderProcess } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { VERSION } from "pulumi-secops";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built, ROOT } from "../helpers/spawn";

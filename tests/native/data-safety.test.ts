@@ -4,7 +4,7 @@
  * compared, the hand-made rule still there.
  */
 import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { SecOpsClient } from "pulumi-secops/client";
 import { proto } from "../../provider/native/plugin/proto";
 import { duplicateRuleReason } from "../../provider/resources/hva-automation-rule";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import * as native from "pulumi-secops/native";
 import { linkPackage } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { allRegistered } from "../helpers/mocks";
 import { ROOT, built, run, RIG } from "../helpers/spawn";
 

@@ -4,7 +4,7 @@
  * fails drops the list, so the next read lists again. Over gRPC against the simulator.
  */
 import { NativePluginProcess, secret, type ProviderProcess } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 
 const RULE = "urn:pulumi:dev::cache::secops:index:HvaAutomationRule::r";
 const PROVIDER = "urn:pulumi:dev::cache::pulumi:providers:secops::team";

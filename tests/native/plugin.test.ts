@@ -4,7 +4,7 @@
  * Delete, Invoke), against the simulator.
  */
 import { NativePluginProcess, secret, type ProviderProcess } from "../rig";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { VERSION } from "pulumi-secops";
 import { proto, toStruct } from "../../provider/native/plugin/proto";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";

@@ -6,7 +6,7 @@
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { SecOpsClient } from "pulumi-secops/client";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -10,7 +10,7 @@ import Ajv2020 from "ajv/dist/2020";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { driftReport, formatDrift } from "pulumi-secops/drift";
 import {
   argsModule,

@@ -6,7 +6,7 @@
  */
 import { HvaAutomationRuleImpl } from "pulumi-secops/resources/hva-automation-rule";
 import { dynamicImplementation } from "../../provider/resources/framework/shim-target";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
 
 let sim: Simulator;

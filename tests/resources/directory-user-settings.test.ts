@@ -1,7 +1,7 @@
 /** DirectoryUserSettings implementation, by direct calls, against the simulator. */
 import { DirectoryUserSettings } from "pulumi-secops";
 import { provider as implementation } from "pulumi-secops/resources/directory-user-settings";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
 import { allRegistered, installMocks } from "../helpers/mocks";
 const provider = asHost(implementation);

@@ -4,7 +4,7 @@ import {
   provider as implementation,
 } from "pulumi-secops/resources/hva-automation-rule";
 import { dynamicImplementation } from "../../provider/resources/framework/shim-target";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { captureWarnings, configureRequest, asHost } from "../helpers/provider";
 const provider = asHost(implementation);
 

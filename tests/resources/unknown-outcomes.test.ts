@@ -13,7 +13,7 @@ import {
 } from "pulumi-secops/resources/hva-automation-rule";
 import { intentDir } from "../../provider/resources/hva-automation-rule/intents";
 import { provider as usersImplementation } from "pulumi-secops/resources/directory-user-settings";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { asHost, captureWarnings, configureRequest } from "../helpers/provider";
 const users = asHost(usersImplementation);
 const provider = asHost(implementation);

@@ -4,10 +4,10 @@
  * through the team's own key.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createSimulator, SimulatorControl } from "pulumi-secops/simulator";
-import { built, run } from "../helpers/spawn";
+import { createSimulator, SimulatorControl } from "secops-sim";
+import { built, builtSim, run } from "../helpers/spawn";
 
-const SIM = built("cli/secops-sim.js");
+const SIM = builtSim();
 const CLI = built("cli/secops.js");
 
 interface Info {

@@ -3,10 +3,10 @@
  * users, change and delete them out of band, set and clear faults, read statistics; exit 2 for usage
  * errors, 1 when the simulator refuses.
  */
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
-import { built, run } from "../helpers/spawn";
+import { createSimulator, type Simulator } from "secops-sim";
+import { builtSim, run } from "../helpers/spawn";
 
-const SIM = built("cli/secops-sim.js");
+const SIM = builtSim();
 let sim: Simulator;
 let env: Record<string, string>;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** Each fault kind does exactly what it claims, seen from the wire and from the store. */
 import { request } from "undici";
-import { createSimulator, parseFaultSpec, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, parseFaultSpec, type Simulator } from "secops-sim";
 
 let sim: Simulator;
 beforeAll(async () => (sim = await createSimulator()));

@@ -1,7 +1,7 @@
 /** The simulator as a server facing hostile callers (issue 11): users run it, so it must behave like one. */
 import { request } from "node:http";
 import { SecOpsClient } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
  * server that caps the page size below what was asked, de-duplication by id, and never a silent subset.
  */
 import { SecOpsClient } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 
 const sims: Simulator[] = [];
 const clients: SecOpsClient[] = [];

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { SecOpsClient, SecOpsError } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { VERSION } from "pulumi-secops";
-import { built, run } from "../helpers/spawn";
+import { builtSim, run } from "../helpers/spawn";
 
 const fast = { retryBaseDelayMs: 1, retryMaxDelayMs: 5 };
 
@@ -329,7 +329,7 @@ test("exportCasesCsvToFile: complete file on success; nothing left behind on fai
 });
 
 test("secops-sim: a bad option value is a usage error (exit 2) naming the option; --version exits 0", async () => {
-  const sim = built("cli/secops-sim.js");
+  const sim = builtSim();
   for (const args of [["--port", "-5"], ["--seed", "x"], ["--faults", "nonsense:2"], ["--no-such-flag"]]) {
     const r = await run(sim, args);
     expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: "" });

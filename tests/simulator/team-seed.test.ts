@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { ROOT, built, run } from "../helpers/spawn";
 
 const CLI = built("cli/secops.js");

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { assumptions } from "pulumi-secops/client";
-import { CSV_COLUMNS, createSimulator } from "pulumi-secops/simulator";
+import { CSV_COLUMNS, createSimulator } from "secops-sim";
 import { ROOT } from "../helpers/spawn";
 
 const { ASSUMPTIONS, names, paging, roles, multipart } = assumptions;

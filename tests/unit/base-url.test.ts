@@ -7,7 +7,7 @@
  */
 import { MockAgent } from "undici";
 import { ErrorCodes, SecOpsApiError, SecOpsClient } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 
 const ORIGIN = "https://not-secops.example.com";
 const wrong = (method: string, path: string, status = 404) =>

@@ -16,6 +16,7 @@ const CODE_WIDTH = JSON.parse(readFileSync(join(ROOT, ".prettierrc.json"), "utf8
 
 const pages = [
   "README.md",
+  "simulator/README.md",
   ...readdirSync(join(ROOT, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`),

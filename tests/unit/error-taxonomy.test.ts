@@ -17,7 +17,7 @@ import {
   SecOpsResponseError,
   isSecOpsError,
 } from "pulumi-secops";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 
 let sim: Simulator;
 let strict: Simulator;

@@ -5,7 +5,8 @@
  */
 import * as root from "pulumi-secops";
 import * as client from "pulumi-secops/client";
-import * as simulator from "pulumi-secops/simulator";
+import * as simulator from "secops-sim";
+import * as simulatorCli from "secops-sim/cli";
 import * as testing from "../rig";
 import * as native from "pulumi-secops/native";
 import * as drift from "pulumi-secops/drift";
@@ -65,6 +66,8 @@ test("each entry point exports exactly its pinned names", () => {
     "createSimulator",
     "parseFaultSpec",
   ]);
+  // What `secops sim` runs (provider/cli/secops.ts loads it by this name).
+  expect(keys(simulatorCli)).toEqual(["simCommand", "simMain"]);
   expect(keys(testing)).toEqual([
     "DynamicProviderHost",
     "InitFailedError",

@@ -6,8 +6,8 @@ import {
   parseResponse,
   threatIndicatorPageSchema,
 } from "pulumi-secops/client/schemas";
-import { detection } from "pulumi-secops/simulator/detections";
-import { directoryUsers } from "pulumi-secops/simulator/seed";
+import { detection } from "secops-sim/detections";
+import { directoryUsers } from "secops-sim/seed";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;

@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as secops from "pulumi-secops";
 import * as client from "pulumi-secops/client";
-import * as simulator from "pulumi-secops/simulator";
+import * as simulator from "secops-sim";
 import * as native from "pulumi-secops/native";
 import * as drift from "pulumi-secops/drift";
 import * as hvaModule from "pulumi-secops/resources/hva-automation-rule";

@@ -320,7 +320,7 @@ func startSimulator(root, node string) (*simulator, error) {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
 	token := "interop-" + hex.EncodeToString(b)
-	cmd := exec.Command(node, filepath.Join(root, "dist", "cli", "secops-sim.js"),
+	cmd := exec.Command(node, filepath.Join(root, "simulator", "dist", "simulator", "cli.js"),
 		"--json", "--port", "0", "--seed", "33", "--control-token", token)
 	cmd.Dir = root
 	cmd.SysProcAttr = orphanless()

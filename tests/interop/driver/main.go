@@ -87,7 +87,7 @@ func runScenario(h *harness, s scenario) (r result) {
 }
 
 func main() {
-	root := flag.String("root", ".", "the repository (bin/pulumi-resource-secops, dist/cli/secops-sim.js)")
+	root := flag.String("root", ".", "the repository (bin/pulumi-resource-secops, simulator/dist/simulator/cli.js)")
 	node := flag.String("node", "node", "the node executable")
 	only := flag.String("only", "", "run only the scenarios whose name contains this")
 	flag.Parse()

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as native from "pulumi-secops/native";
 import { LifecycleRunner, StepFailedError, stepsOf } from "..";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { built } from "../../helpers/spawn";
 
 built("native/plugin/main.js");

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { LifecycleRunner, formatSteps, linkPackage } from "..";
 import { ROOT, built, run, RIG } from "../../helpers/spawn";
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { SecOpsClient } from "pulumi-secops/client";
 import { duplicateRuleReason } from "pulumi-secops/resources/hva-automation-rule";
 import { duplicateUserReason } from "pulumi-secops/resources/directory-user-settings";
-import { createSimulator, type Simulator } from "pulumi-secops/simulator";
+import { createSimulator, type Simulator } from "secops-sim";
 import { LifecycleRunner, linkPackage } from "..";
 import { rules } from "../../helpers/sim-counts";
 import { engineStack, type EngineStack } from "../../helpers/pulumi-stack";

@@ -2,7 +2,7 @@
  * Deterministic seed data: the same `seed` always yields the same teams, keys, users, integrations,
  * cases with fully populated detections, comments and rules.
  */
-import { HEALTH_STATUSES, INTEGRATION_TYPES } from "../client/types";
+import { HEALTH_STATUSES, INTEGRATION_TYPES } from "../provider/client/types";
 
 /** A small seeded PRNG (mulberry32): deterministic across runs and platforms. */
 export function rng(seed: number): () => number {

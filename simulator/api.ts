@@ -9,8 +9,8 @@ import {
   INTEGRATION_TYPES,
   SERVICE_PROVIDER_SCOPES,
   SORT_DIRECTIONS,
-} from "../client/types";
-import { names } from "../client/routes";
+} from "../provider/client/types";
+import { names } from "../provider/client/routes";
 import type { SimKey } from "./seed";
 import type { ServerContext } from "./context";
 

@@ -5,9 +5,9 @@
  * URL and control token come from --url/--token or SECOPS_BASE_URL/SECOPS_SIM_TOKEN (it prints both).
  */
 import { Command } from "commander";
-import { SimulatorControl } from "../simulator";
-import { columns } from "../drift/format";
-import { UsageError, bool, example } from "./common";
+import { UsageError, bool, example } from "../provider/cli/args";
+import { columns } from "../provider/drift/columns";
+import { SimulatorControl } from "./index";
 
 type Row = Record<string, unknown>;
 const out = (text: string) => void process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);

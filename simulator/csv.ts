@@ -1,7 +1,7 @@
 /** The simulated CSV export: a correct CSV (header, RFC 4180 quoting, CRLF), streamed however large. */
 import { Readable, Transform } from "node:stream";
 import { stringify } from "csv-stringify";
-import { assumed } from "../client/assumptions";
+import { assumed } from "../provider/client/assumptions";
 import type { Ctx, Result } from "./api";
 
 /** The CSV columns of the export (the spec hides them: an assumption). */

@@ -1,5 +1,5 @@
 /**
- * `pulumi-secops/simulator`: a local stand-in for the Security Operations Service API, for tests,
+ * `secops-sim`: a local stand-in for the Security Operations Service API, for tests,
  * demos and trying the provider without an account.
  */
 import { randomBytes } from "node:crypto";

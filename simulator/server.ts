@@ -3,8 +3,8 @@
  * statistics. Operations are in api.ts, the control API in control.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { parseRetryAfter } from "../client/retry";
-import { isAssumedRoute, roles } from "../client/routes";
+import { parseRetryAfter } from "../provider/client/retry";
+import { isAssumedRoute, roles } from "../provider/client/routes";
 import * as api from "./api";
 import { TooLarge, readBody, readJson, readMultipart, tokenMatches } from "./bodies";
 import { handleControl } from "./control";

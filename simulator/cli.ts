@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 /** `secops-sim`: runs the local API simulator until Ctrl-C and prints its URL and API keys. */
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { createSimulator, parseFaultSpec, type SimulatorOptions } from "../simulator";
-import { teams } from "../simulator/seed";
-import { VERSION } from "../version";
-import { UsageError, count, example, exitOverridden } from "./common";
-import { ctlCommand } from "./sim-ctl";
+import { UsageError, count, example, exitOverridden } from "../provider/cli/args";
+import { ctlCommand } from "./ctl";
+import { createSimulator, parseFaultSpec, type SimulatorOptions } from "./index";
+import { teams } from "./seed";
+
+/**
+ * This package's version (the same as pulumi-secops's). Read by the package's own name (its
+ * "exports" lists package.json), which finds the file from the sources under jest and from dist/.
+ */
+const VERSION = (require("secops-sim/package.json") as { version: string }).version;
 
 /** Set when the command started a simulator (it then serves until stopped). */
 let serving = false;
