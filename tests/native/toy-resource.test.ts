@@ -12,12 +12,7 @@ import * as ts from "typescript";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { createSimulator, type Simulator } from "secops-sim";
 import { driftReport, formatDrift } from "pulumi-secops/drift";
-import {
-  argsModule,
-  dynamicClass,
-  nativeClass,
-  resourceSchema,
-} from "../../scripts/codegen";
+import { argsModule, dynamicClass, nativeClass, resourceSchema } from "../../scripts/codegen";
 import { checkInputs, type ResourceDefinition } from "../../provider/resources/framework/definition";
 import { RESOURCES, type RegisteredResource } from "../../provider/resources/framework/registry";
 import { listPage } from "../../provider/resources/framework/listing";
