@@ -3,6 +3,12 @@
  * checkout's), 6 and 7 (the native compiler, `latest` on the registry), with the example's own
  * tsconfig.json, else the README's. TypeScript 6 deprecates `moduleResolution: node` (TS5107) and 7
  * rejects it (TS5108), which examples/multi-team and examples/ci-drift used (issue 45 point 9).
+ *
+ * TypeScript 5.9 and 6 check the five examples in one `tsc --build` each: every example is a project of
+ * its own, its tsconfig read as `tsc -p` reads it, with the same messages (`--force`: none is skipped as
+ * up to date), and the declarations they all read (@pulumi/pulumi's, Node's, the libs) are parsed once
+ * instead of five times: ~2.3 s of CPU a major instead of ~8.5 s. TypeScript 7 (native, ~0.35 s an
+ * example) checks each example with `tsc -p`.
  */
 import { spawn } from "node:child_process";
 import {
@@ -50,6 +56,24 @@ const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((e) =>
 );
 let work: string;
 const tsc: Record<string, string> = {};
+/** `tsc --build` of every example, by TypeScript major (5, 6). */
+const builds: Record<string, { code: number | null; out: string }> = {};
+
+/** An example as a user has it: its tsconfig (else the README's), this package and its peers installed. */
+function copyExample(example: string): void {
+  const dir = join(work, "examples", example);
+  mkdirSync(dirname(dir), { recursive: true });
+  cpSync(join(ROOT, "examples", example), dir, {
+    recursive: true,
+    filter: (src) => !src.includes("node_modules"),
+  });
+  if (!existsSync(join(dir, "tsconfig.json"))) writeFileSync(join(dir, "tsconfig.json"), readmeTsconfig());
+  linkPackage(dir, ROOT);
+  for (const dep of ["@pulumi/pulumi", "@types/node"]) {
+    mkdirSync(join(dir, "node_modules", dirname(dep)), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", dep), join(dir, "node_modules", dep), "dir");
+  }
+}
 
 beforeAll(async () => {
   built("index.js");
@@ -66,6 +90,13 @@ beforeAll(async () => {
     tsc[major] = join(dir, "node_modules", "typescript", "bin", "tsc");
   }
   tsc["5"] = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  for (const example of EXAMPLES) copyExample(example);
+  for (const major of ["5", "6"])
+    builds[major] = await exec(
+      process.execPath,
+      [tsc[major], "--build", ...EXAMPLES, "--noEmit", "--force"],
+      join(work, "examples"),
+    );
 });
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -84,20 +115,11 @@ test("there are TypeScript examples, and the compilers are the versions asked fo
 });
 
 test.each(EXAMPLES)("examples/%s compiles with TypeScript 5.9, 6 and 7", async (example) => {
+  // 5.9 and 6: their build of all the examples is clean (a failure shows in each example's test, its
+  // messages naming the file they are about).
+  for (const major of ["5", "6"])
+    expect({ example, major, ...builds[major] }).toEqual({ example, major, code: 0, out: "" });
   const dir = join(work, "examples", example);
-  mkdirSync(dirname(dir), { recursive: true });
-  cpSync(join(ROOT, "examples", example), dir, {
-    recursive: true,
-    filter: (src) => !src.includes("node_modules"),
-  });
-  if (!existsSync(join(dir, "tsconfig.json"))) writeFileSync(join(dir, "tsconfig.json"), readmeTsconfig());
-  linkPackage(dir, ROOT);
-  for (const dep of ["@pulumi/pulumi", "@types/node"]) {
-    mkdirSync(join(dir, "node_modules", dirname(dep)), { recursive: true });
-    symlinkSync(join(ROOT, "node_modules", dep), join(dir, "node_modules", dep), "dir");
-  }
-  for (const major of ["5", "6", "7"]) {
-    const r = await exec(process.execPath, [tsc[major], "-p", dir, "--noEmit"], dir);
-    expect({ example, major, ...r }).toEqual({ example, major, code: 0, out: "" });
-  }
+  const r = await exec(process.execPath, [tsc["7"], "-p", dir, "--noEmit"], dir);
+  expect({ example, major: "7", ...r }).toEqual({ example, major: "7", code: 0, out: "" });
 });
