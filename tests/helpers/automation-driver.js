@@ -47,6 +47,20 @@ function load(file) {
   return m.exports;
 }
 
+/**
+ * The stack's outputs as a result reports them (each secret as "[secret]"): one `pulumi stack output
+ * --json`. The Automation API's own reading, after every up, runs a second one with `--show-secrets`
+ * for values a result never shows, decrypting them (one more CLI start and the passphrase's key
+ * derived again).
+ */
+async function maskedOutputs(workspace, stackName) {
+  const r = await workspace.runPulumiCmd(["stack", "output", "--json", "--stack", stackName]);
+  const masked = JSON.parse(r.stdout);
+  return Object.fromEntries(
+    Object.entries(masked).map(([k, value]) => [k, { value, secret: value === "[secret]" }]),
+  );
+}
+
 let pulumiCommand;
 const stacks = new Map();
 
@@ -59,7 +73,7 @@ function stackOf(req) {
     const program = async () => load(req.program);
     const stack = (async () => {
       pulumiCommand ??= await PulumiCommand.get({ root: join(req.cli, ".."), skipVersionCheck: true });
-      return LocalWorkspace.createOrSelectStack(
+      const stack = await LocalWorkspace.createOrSelectStack(
         { stackName: "dev", projectName: req.project, program },
         {
           workDir: req.workDir,
@@ -68,6 +82,8 @@ function stackOf(req) {
           projectSettings: { name: req.project, runtime: "nodejs", main: req.workDir },
         },
       );
+      stack.workspace.stackOutputs = (name) => maskedOutputs(stack.workspace, name);
+      return stack;
     })();
     stacks.set(key, stack);
     stack.catch(() => stacks.delete(key));
@@ -81,7 +97,14 @@ async function operate(req) {
   let err = "";
   const result = await (async () => {
     const stack = await stackOf(req);
-    const options = { ...(req.options || {}), onOutput: (t) => (out += t), onError: (t) => (err += t) };
+    // showSecrets false: the summary is read from `pulumi stack history` without decrypting, unless a
+    // request asks for it (a result shows no secret's value: see maskedOutputs).
+    const options = {
+      showSecrets: false,
+      ...(req.options || {}),
+      onOutput: (t) => (out += t),
+      onError: (t) => (err += t),
+    };
     let r = {}; // "init": the stack is created (or selected), nothing else
     if (req.op === "preview") r = await stack.preview(options);
     else if (req.op === "up") r = await stack.up(options);

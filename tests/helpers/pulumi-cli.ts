@@ -17,7 +17,6 @@ import { ROOT } from "./spawn";
 export interface PulumiCli {
   /** The folder holding `pulumi` (and, for a built one, `pulumi-resource-pulumi-nodejs`). */
   bin: string;
-  version: string;
 }
 
 let found: PulumiCli | undefined;
@@ -43,11 +42,7 @@ export function pulumiCli(): PulumiCli {
       stdio: ["ignore", "pipe", "inherit"],
     }).trim();
   }
-  const version = execFileSync(join(bin, "pulumi"), ["version"], {
-    encoding: "utf8",
-    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-  }).trim();
-  found = { bin, version };
+  found = { bin };
   return found;
 }
 

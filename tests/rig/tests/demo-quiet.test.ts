@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, built } from "../helpers/spawn";
+import { ROOT, built } from "../../helpers/spawn";
 
 jest.setTimeout(180_000);
 

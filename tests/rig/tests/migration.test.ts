@@ -7,9 +7,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LifecycleRunner, linkPackage, stepsOf } from "../rig";
+import { LifecycleRunner, linkPackage, stepsOf } from "..";
 import { createSimulator, type Simulator } from "secops-sim";
-import { ROOT, built } from "../helpers/spawn";
+import { ROOT, built } from "../../helpers/spawn";
 
 built("native/plugin/main.js");
 let sim: Simulator;

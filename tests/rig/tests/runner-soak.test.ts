@@ -10,8 +10,8 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type FaultRule, type Simulator } from "secops-sim";
-import { LifecycleRunner, linkPackage, stepsOf } from "../rig";
-import { NO_EXPERIMENTAL_WARNING, ROOT, built, RIG } from "../helpers/spawn";
+import { LifecycleRunner, linkPackage, stepsOf } from "..";
+import { NO_EXPERIMENTAL_WARNING, ROOT, built, RIG } from "../../helpers/spawn";
 
 const RULES = 300;
 const PREFIX = "rsoak-";

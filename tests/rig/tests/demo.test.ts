@@ -1,6 +1,6 @@
 /** `npm run demo` (the main job) and `npm run demo:native` exit 0 and report each step they checked. */
 import { join } from "node:path";
-import { RIG, ROOT, built, run } from "../helpers/spawn";
+import { RIG, ROOT, built, run } from "../../helpers/spawn";
 
 /**
  * Runs a demo script to its end: it exits 0 with nothing on stderr, every one of its `steps` checks
@@ -34,7 +34,7 @@ test("npm run demo:native walks preview, up, import, drift, refresh, repair and 
 
 test("the demos' exit code follows the steps: a failed step printed by show() makes the demo exit 1", async () => {
   const script = `
-const { checker, run } = require(${JSON.stringify(require("node:path").join(__dirname, "..", "..", "scripts", "demo-kit.js"))});
+const { checker, run } = require(${JSON.stringify(join(ROOT, "scripts", "demo-kit.js"))});
 const { formatSteps } = require(${JSON.stringify(RIG)});
 const { problems, show } = checker(formatSteps);
 show("up", [
