@@ -7,7 +7,6 @@
 import {
   copyFileSync,
   cpSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -66,7 +65,9 @@ test("generate --check accepts the files the definitions give, and names one edi
   }
 });
 
-test("the build stands on the definitions alone: a tree without the generated files generates them, then compiles", async () => {
+// The copy is then this checkout's tree byte for byte, which `npm test`'s pretest (`npm run build`: the
+// same generate, then tsc) compiled before this suite ran: compiling it again would prove nothing more.
+test("the build stands on the definitions alone: a tree without the generated files generates them, each as committed", async () => {
   const copy = mkdtempSync(join(tmpdir(), "secops-bare-"));
   try {
     for (const part of [
@@ -90,9 +91,6 @@ test("the build stands on the definitions alone: a tree without the generated fi
         file,
         readFileSync(join(ROOT, file), "utf8"),
       ]);
-    const tsc = await run(require.resolve("typescript/bin/tsc"), ["-p", join(copy, "tsconfig.build.json")]);
-    expect(tsc).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(existsSync(join(copy, "dist", "dynamic", "hva-automation-rule.js"))).toBe(true);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
