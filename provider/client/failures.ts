@@ -1,21 +1,23 @@
 /**
- * What the caller sees when an attempt fails: a non-2xx answer as the API-error class, a transport
- * failure as the network or timeout class, a write that may have landed as the ambiguous class.
+ * Answers and what the caller sees of them: response bodies (the size cap, JSON, the API's error body),
+ * a non-2xx answer as the API-error class, a transport failure as the network or timeout class, a
+ * write that may have landed as the ambiguous class.
  */
-import { CancelledBeforeSend } from "./cancellation";
+import { NotSent } from "./cancellation";
 import type { Dispatcher } from "undici";
-import { apiErrorBody, readCapped } from "./body";
 import {
   ErrorCodes,
   SecOpsAmbiguousError,
   SecOpsApiError,
   SecOpsError,
   SecOpsNetworkError,
+  SecOpsResponseError,
   SecOpsTimeoutError,
   apiError,
   redact,
 } from "./errors";
-import { SlotTimeout, errorCodeOf, failedBeforeSend, parseRetryAfter } from "./retry";
+import { missingRoute } from "./routes";
+import { errorCodeOf, failedBeforeSend, parseRetryAfter } from "./retry";
 
 /** The request a failure belongs to. */
 export interface FailedRequest {
@@ -32,21 +34,88 @@ export interface Answer {
   done: () => void;
 }
 
-/** What a 404 or 405 says about the route itself (routes.ts `missingRoute`). */
-export type MissingRoute = (
-  method: string,
-  path: string,
-  status: number,
-  apiMessage: string | undefined,
-) => "wrong-base-url" | "unsupported" | undefined;
+/** A response body too large to accept. Final: sending again would move the same bytes again. */
+export class TooLargeError extends SecOpsResponseError {}
+
+function tooLarge(src: FailedRequest, cap: number, declared?: number): TooLargeError {
+  const what =
+    declared === undefined
+      ? `exceeds the ${cap}-byte limit (not retried)`
+      : `declares ${declared} bytes, over the ${cap}-byte limit (refused before reading; not retried)`;
+  return new TooLargeError(ErrorCodes.RESPONSE_INVALID, `${src.method} ${src.path}: response body ${what}`, {
+    method: src.method,
+    path: src.path,
+  });
+}
+
+/**
+ * Reads a body as UTF-8 text, refusing more than `cap` bytes: unread when its Content-Length is over
+ * (the connection is dropped rather than drained: its abort error is expected), else as it streams.
+ */
+export async function readCapped(
+  body: Dispatcher.ResponseData["body"],
+  cap: number,
+  src: FailedRequest,
+  headers: Answer["headers"] = {},
+): Promise<string> {
+  const raw = headers["content-length"];
+  const declared = Number(Array.isArray(raw) ? raw[0] : raw);
+  if (Number.isFinite(declared) && declared > cap) {
+    body.once("error", () => undefined).destroy();
+    throw tooLarge(src, cap, declared);
+  }
+  if (Number.isInteger(declared) && declared >= 0) return body.text();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > cap) {
+      body.destroy();
+      throw tooLarge(src, cap);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks, size).toString("utf8");
+}
+
+/**
+ * Parses JSON; a body that is not fails naming its content type only, without a cause: the parser's
+ * message quotes the body, which may echo a secret.
+ */
+export function parseJson(text: string, contentType: unknown, status: number, src: FailedRequest): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const kind = String(contentType ?? "no content type");
+    throw new SecOpsResponseError(
+      ErrorCodes.RESPONSE_INVALID,
+      `${src.method} ${src.path}: response is not JSON (${kind})`,
+      { method: src.method, path: src.path, status },
+    );
+  }
+}
+
+/** The API's error body (`{ message, statusCode }`), leniently read: undefined when it is not one. */
+function apiErrorBody(text: string): { message?: string; statusCode?: number } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  const { message, statusCode } = parsed as { message?: unknown; statusCode?: unknown };
+  const joined =
+    typeof message === "string"
+      ? message
+      : Array.isArray(message) && message.every((m) => typeof m === "string")
+        ? message.join("; ")
+        : undefined;
+  return { message: joined, statusCode: typeof statusCode === "number" ? statusCode : undefined };
+}
 
 /** Reads a non-2xx answer's body (small, lenient) into its error; `origin` is named if it is wrong. */
-export async function failureOf(
-  spec: FailedRequest,
-  res: Answer,
-  missingRoute: MissingRoute,
-  origin: string,
-): Promise<SecOpsError> {
+export async function failureOf(spec: FailedRequest, res: Answer, origin: string): Promise<SecOpsError> {
   let text: string;
   try {
     text = await readCapped(res.body, 64 * 1024, spec).catch(() => "");
@@ -98,9 +167,9 @@ export function ambiguous(spec: FailedRequest, what: string, cause: unknown): Se
 export function transportError(spec: FailedRequest, err: unknown, timeoutMs: number): SecOpsError {
   if (err instanceof SecOpsError) return err;
   const where = { method: spec.method, path: spec.path };
-  if (err instanceof CancelledBeforeSend || err instanceof SlotTimeout) {
-    const NotSent = err instanceof SlotTimeout ? SecOpsTimeoutError : SecOpsNetworkError;
-    return new NotSent(`${spec.method} ${spec.path}: ${err.message} (not sent)`, where);
+  if (err instanceof NotSent) {
+    const Class = err.waitedMs === undefined ? SecOpsNetworkError : SecOpsTimeoutError;
+    return new Class(`${spec.method} ${spec.path}: ${err.message} (not sent)`, where);
   }
   const timedOut = isTimeout(err);
   const what = timedOut ? `timed out after ${timeoutMs} ms` : redact(describe(err));
@@ -112,15 +181,9 @@ export function transportError(spec: FailedRequest, err: unknown, timeoutMs: num
 }
 
 /** True for a timeout: the attempt's `AbortSignal.timeout` (a DOMException) or one of undici's own. */
-function isTimeout(err: unknown): boolean {
-  if (err instanceof DOMException && err.name === "TimeoutError") return true;
-  const code = (err as { code?: string })?.code;
-  return (
-    code === "UND_ERR_HEADERS_TIMEOUT" ||
-    code === "UND_ERR_BODY_TIMEOUT" ||
-    code === "UND_ERR_CONNECT_TIMEOUT"
-  );
-}
+const isTimeout = (err: unknown) =>
+  (err instanceof DOMException && err.name === "TimeoutError") ||
+  /^UND_ERR_(HEADERS|BODY|CONNECT)_TIMEOUT$/.test(String((err as { code?: unknown })?.code));
 
 /** A transport failure's message with its code. */
 function describe(err: unknown): string {
@@ -132,7 +195,7 @@ function describe(err: unknown): string {
 
 /** A failed attempt's outcome for the debug log. */
 export function errName(err: unknown): string {
-  return err instanceof SlotTimeout
+  return err instanceof NotSent && err.waitedMs !== undefined
     ? "slot timeout"
     : isTimeout(err)
       ? "timeout"

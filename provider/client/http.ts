@@ -3,20 +3,27 @@
  * timeout that covers waiting for a slot, one concurrency budget per client, one retry loop honouring
  * Retry-After, and redaction. Nothing here knows the API's operations.
  */
-import { CancelledBeforeSend, cancellation, sendingWrite } from "./cancellation";
+import { NotSent, cancellation, sendingWrite } from "./cancellation";
 import { PassThrough, type Readable } from "node:stream";
 import type { Dispatcher, FormData } from "undici";
 import { VERSION } from "../version";
-import { TooLargeError, checkDeclaredLength, parseJson, readCapped } from "./body";
-import { SecOpsTimeoutError } from "./errors";
-import { ambiguous, errName, failureOf, transportError, type Answer, type MissingRoute } from "./failures";
+import { SecOpsTimeoutError, redact } from "./errors";
+import {
+  TooLargeError,
+  ambiguous,
+  errName,
+  failureOf,
+  parseJson,
+  readCapped,
+  transportError,
+  type Answer,
+} from "./failures";
 import { randomUUID } from "node:crypto";
 import { undici } from "./lazy";
-import { logger, type Log } from "./log";
+import type { ClientSettings } from "./options";
 import {
   Budget,
   retryableStatus,
-  SlotTimeout,
   backoffMs,
   failedBeforeSend,
   parseRetryAfter,
@@ -33,27 +40,6 @@ export const EXACT_BELOW_MS = 10_000;
 
 /** HTTP methods the API uses. */
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-/** Transport settings (validated by SecOpsClient). */
-export interface HttpSettings {
-  /** The base URL's origin (options.ts refuses a base URL with a path). */
-  origin: string;
-  apiKey: string;
-  timeoutMs: number;
-  maxRetries: number;
-  maxConcurrency: number;
-  dispatcher?: Dispatcher;
-  userAgent?: string;
-  /** Largest JSON body accepted, in bytes. */
-  maxResponseBytes: number;
-  /** Longest Retry-After honoured; a longer one ends the retries with the server's answer. */
-  maxRetryAfterMs: number;
-  /** Backoff base and cap for full jitter. */
-  backoffBaseMs: number;
-  backoffCapMs: number;
-  /** What a 404/405 says about the route itself (from routes.ts: the transport knows no routes). */
-  missingRoute: MissingRoute;
-}
 
 /** One request. `idempotent` says whether it may be re-sent after it possibly reached the server. */
 export interface RequestSpec {
@@ -76,15 +62,17 @@ export class HttpTransport {
   // Whatever could reach the key (the key, the pool and its queued headers) is #private: util.inspect,
   // console.log and JSON.stringify never show it.
   readonly #apiKey: string;
-  readonly #settings: Omit<HttpSettings, "apiKey" | "dispatcher">;
+  readonly #settings: Omit<ClientSettings, "apiKey" | "dispatcher">;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #budget: Budget;
   readonly #userAgent: string;
-  readonly #log: Log | undefined;
+  /** The debug log (SECOPS_LOG=debug): method, path, outcome, attempt and duration, never a header. */
+  readonly #log:
+    ((method: string, path: string, outcome: string, attempt: number, ms: number) => void) | undefined;
   #closed = false;
 
-  constructor(settings: HttpSettings) {
+  constructor(settings: ClientSettings) {
     const { apiKey, dispatcher, ...rest } = settings;
     this.#apiKey = apiKey;
     this.#settings = rest;
@@ -94,20 +82,15 @@ export class HttpTransport {
       new (undici().Agent)({ connections: settings.maxConcurrency, keepAliveTimeout: 10_000, pipelining: 1 });
     this.#budget = new Budget(settings.maxConcurrency);
     this.#userAgent = `pulumi-secops/${VERSION}${settings.userAgent ? ` ${settings.userAgent}` : ""}`;
-    this.#log = logger();
+    if (process.env.SECOPS_LOG === "debug")
+      this.#log = (method, path, outcome, attempt, ms) =>
+        process.stderr.write(redact(`[secops] ${method} ${path} -> ${outcome} attempt=${attempt} ${ms}ms\n`));
   }
 
   /** Sends a request and returns its parsed body; never more than maxRetries + 1 requests. */
   json<T>(spec: RequestSpec, parse: BodyParser<T>): Promise<T> {
     return this.call(spec, async (res) => {
       try {
-        try {
-          checkDeclaredLength(res.headers, this.#settings.maxResponseBytes, spec);
-        } catch (err) {
-          // Not read: the connection is dropped rather than drained (its abort error is expected).
-          res.body.once("error", () => undefined).destroy();
-          throw err;
-        }
         const text = await readCapped(res.body, this.#settings.maxResponseBytes, spec, res.headers);
         if (spec.ignoreBody || text.trim() === "") return parse(undefined);
         return parse(parseJson(text, res.headers["content-type"], res.status, spec));
@@ -178,7 +161,7 @@ export class HttpTransport {
   ): Promise<T> {
     const attempts = this.#settings.maxRetries + 1;
     const backoff = (attempt: number) =>
-      backoffMs(attempt, this.#settings.backoffBaseMs, this.#settings.backoffCapMs);
+      backoffMs(attempt, this.#settings.retryBaseDelayMs, this.#settings.retryMaxDelayMs);
     // One id for every attempt of this call, so the server (and support) can tie retries together.
     const requestId = randomUUID();
     for (let attempt = 1; ; attempt++) {
@@ -188,9 +171,8 @@ export class HttpTransport {
         res = await this.attempt(spec, requestId, streaming);
       } catch (err) {
         this.#log?.(spec.method, spec.path, errName(err), attempt, Date.now() - started);
-        if (err instanceof SlotTimeout || err instanceof CancelledBeforeSend)
-          throw transportError(spec, err, this.#settings.timeoutMs);
-        if (this.#closed || attempt >= attempts || !(spec.idempotent || failedBeforeSend(err)))
+        const final = err instanceof NotSent || this.#closed || attempt >= attempts;
+        if (final || !(spec.idempotent || failedBeforeSend(err)))
           throw transportError(spec, err, this.#settings.timeoutMs);
         await sleep(backoff(attempt));
         continue;
@@ -208,7 +190,7 @@ export class HttpTransport {
           continue;
         }
       }
-      const failure = await failureOf(spec, res, this.#settings.missingRoute, this.#settings.origin);
+      const failure = await failureOf(spec, res, this.#settings.baseUrl);
       // Any 5xx to a non-idempotent write may come after the server (or the upstream behind a
       // gateway) applied it: the caller reconciles; it is never re-sent blindly.
       if (!spec.idempotent && res.status >= 500) throw ambiguous(spec, failure.message, failure);
@@ -229,13 +211,15 @@ export class HttpTransport {
   private async attempt(spec: RequestSpec, requestId: string, streaming: boolean): Promise<Answer> {
     const started = Date.now();
     const cancel = cancellation();
-    if (cancel?.aborted) throw new CancelledBeforeSend();
+    if (cancel?.aborted) throw new NotSent();
     const release =
       this.#budget.tryAcquire() ?? (await this.#budget.acquire(this.#settings.timeoutMs, cancel));
     const left = Math.max(1, this.#settings.timeoutMs - (Date.now() - started));
     try {
-      if (cancel?.aborted) throw new CancelledBeforeSend();
+      if (cancel?.aborted) throw new NotSent();
       if (spec.method !== "GET") sendingWrite();
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) query.append(k, String(v));
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
         "user-agent": this.#userAgent,
@@ -250,8 +234,8 @@ export class HttpTransport {
         body = spec.form();
       }
       const res = await this.#dispatcher.request({
-        origin: this.#settings.origin,
-        path: spec.path + queryString(spec.query),
+        origin: this.#settings.baseUrl,
+        path: spec.path + (query.size ? `?${query}` : ""),
         method: spec.method,
         headers,
         body,
@@ -266,12 +250,4 @@ export class HttpTransport {
       throw err;
     }
   }
-}
-
-function queryString(query: RequestSpec["query"]): string {
-  if (!query) return "";
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
-  const s = params.toString();
-  return s ? `?${s}` : "";
 }

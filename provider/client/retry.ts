@@ -1,5 +1,5 @@
 /** Retry policy: which failures are retried, and when (full-jitter backoff, never before Retry-After). */
-import { CancelledBeforeSend } from "./cancellation";
+import { NotSent } from "./cancellation";
 
 /** Statuses worth another attempt: rate limiting and transient gateway/availability failures. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -71,14 +71,6 @@ export async function sleepUntil(deadline: number): Promise<void> {
   for (let left = deadline - Date.now(); left > 0; left = deadline - Date.now()) await sleep(left);
 }
 
-/** Thrown when no concurrency slot freed up in time: nothing was sent. */
-export class SlotTimeout extends Error {
-  constructor(readonly waitedMs: number) {
-    super(`no connection slot became free within ${waitedMs} ms`);
-    this.name = "SlotTimeout";
-  }
-}
-
 /** A counting semaphore: the concurrency budget shared by every call of one client. */
 export class Budget {
   private active = 0;
@@ -86,7 +78,7 @@ export class Budget {
 
   constructor(readonly limit: number) {}
 
-  /** Waits at most `timeoutMs` for a slot (else {@link SlotTimeout}); the result gives it back. */
+  /** Waits at most `timeoutMs` for a slot (else {@link NotSent}); the result gives it back. */
   async acquire(timeoutMs = Infinity, signal?: AbortSignal): Promise<() => void> {
     const now = this.tryAcquire();
     if (now) return now;
@@ -122,14 +114,14 @@ export class Budget {
         if (at >= 0) this.waiting.splice(at, 1);
         reject(err);
       };
-      const cancelled = () => leave(new CancelledBeforeSend());
+      const cancelled = () => leave(new NotSent());
       const wake = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", cancelled);
         resolve();
       };
       const timer = Number.isFinite(timeoutMs)
-        ? setTimeout(() => leave(new SlotTimeout(timeoutMs)), timeoutMs)
+        ? setTimeout(() => leave(new NotSent(timeoutMs)), timeoutMs)
         : undefined;
       this.waiting.push(wake);
       signal?.addEventListener("abort", cancelled, { once: true });
