@@ -13,7 +13,7 @@ import {
   SecOpsNetworkError,
   SecOpsResponseError,
   SecOpsTimeoutError,
-  apiError,
+  codeForStatus,
   redact,
 } from "./errors";
 import { missingRoute } from "./routes";
@@ -35,17 +35,15 @@ export interface Answer {
 }
 
 /** A response body too large to accept. Final: sending again would move the same bytes again. */
-export class TooLargeError extends SecOpsResponseError {}
-
-function tooLarge(src: FailedRequest, cap: number, declared?: number): TooLargeError {
-  const what =
-    declared === undefined
-      ? `exceeds the ${cap}-byte limit (not retried)`
-      : `declares ${declared} bytes, over the ${cap}-byte limit (refused before reading; not retried)`;
-  return new TooLargeError(ErrorCodes.RESPONSE_INVALID, `${src.method} ${src.path}: response body ${what}`, {
-    method: src.method,
-    path: src.path,
-  });
+export class TooLargeError extends SecOpsResponseError {
+  constructor(src: FailedRequest, cap: number, declared?: number) {
+    const what =
+      declared === undefined
+        ? `exceeds the ${cap}-byte limit (not retried)`
+        : `declares ${declared} bytes, over the ${cap}-byte limit (refused before reading; not retried)`;
+    const where = { method: src.method, path: src.path };
+    super(ErrorCodes.RESPONSE_INVALID, `${src.method} ${src.path}: response body ${what}`, where);
+  }
 }
 
 /**
@@ -62,7 +60,7 @@ export async function readCapped(
   const declared = Number(Array.isArray(raw) ? raw[0] : raw);
   if (Number.isFinite(declared) && declared > cap) {
     body.once("error", () => undefined).destroy();
-    throw tooLarge(src, cap, declared);
+    throw new TooLargeError(src, cap, declared);
   }
   if (Number.isInteger(declared) && declared >= 0) return body.text();
   const chunks: Buffer[] = [];
@@ -71,7 +69,7 @@ export async function readCapped(
     size += (chunk as Buffer).length;
     if (size > cap) {
       body.destroy();
-      throw tooLarge(src, cap);
+      throw new TooLargeError(src, cap);
     }
     chunks.push(chunk as Buffer);
   }
@@ -151,7 +149,10 @@ export async function failureOf(spec: FailedRequest, res: Answer, origin: string
       details,
     );
   }
-  return apiError(spec.method, spec.path, res.status, body?.message, seconds);
+  const redirect = res.status >= 300 && res.status < 400 ? ": redirects are not followed" : "";
+  const suffix = body?.message ? `: ${body.message}` : redirect;
+  const message = `${spec.method} ${spec.path} failed (${res.status})${suffix}`;
+  return new SecOpsApiError(codeForStatus(res.status), message, { ...details, retryAfterSeconds: seconds });
 }
 
 /** A write that may or may not have been applied: the caller must reconcile, never blindly re-send. */
