@@ -60,19 +60,17 @@ export function resolveSettings(
 export function configuredSettingsProblem(
   fromConfig: (key: string) => string | undefined,
 ): SecOpsConfigError | undefined {
-  const problems: Array<[keyof ConnectionSettings, string]> = [];
-  for (const key of ["apiKey", "baseUrl"] as const) {
+  const problems = (["apiKey", "baseUrl"] as const).flatMap((key) => {
     const configured = fromConfig(CONFIG_KEYS[key]);
     const [value, where] =
       typeof configured === "string" && configured !== ""
         ? [configured, `the stack config ${CONFIG_KEYS[key]}`]
         : [process.env[ENV_VARS[key]], ENV_VARS[key]];
-    if (value === undefined || value === "") continue;
-    const problem = settingProblem(key, value);
-    if (problem) problems.push([key, `${where} is not usable: ${problem}`]);
-  }
+    const problem = value ? settingProblem(key, value) : undefined;
+    return problem ? [{ key, text: `${where} is not usable: ${problem}` }] : [];
+  });
   if (!problems.length) return undefined;
-  return new SecOpsConfigError(`secops: ${problems.map(([, p]) => p).join("; ")}`, problems[0][0]);
+  return new SecOpsConfigError(`secops: ${problems.map((p) => p.text).join("; ")}`, problems[0].key);
 }
 
 const clients = new Map<string, SecOpsClient>();

@@ -38,12 +38,9 @@ import {
  */
 export const EXACT_BELOW_MS = 10_000;
 
-/** HTTP methods the API uses. */
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
 /** One request. `idempotent` says whether it may be re-sent after it possibly reached the server. */
 export interface RequestSpec {
-  method: Method;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   query?: Record<string, string | number | undefined>;
   json?: unknown;
@@ -53,9 +50,6 @@ export interface RequestSpec {
   /** The answer's body is not used (e.g. DELETE): it is read and discarded, never parsed. */
   ignoreBody?: boolean;
 }
-
-/** Turns a 2xx JSON body (undefined when empty) into the caller's value; throws when it does not fit. */
-export type BodyParser<T> = (body: unknown) => T;
 
 /** The transport. One per client; `close()` releases the pool it owns. */
 export class HttpTransport {
@@ -87,9 +81,12 @@ export class HttpTransport {
         process.stderr.write(redact(`[secops] ${method} ${path} -> ${outcome} attempt=${attempt} ${ms}ms\n`));
   }
 
-  /** Sends a request and returns its parsed body; never more than maxRetries + 1 requests. */
-  json<T>(spec: RequestSpec, parse: BodyParser<T>): Promise<T> {
-    return this.call(spec, async (res) => {
+  /**
+   * Sends a request and returns its body (undefined when empty) as `parse` turns it into the caller's
+   * value (throwing when it does not fit); never more than maxRetries + 1 requests.
+   */
+  json<T>(spec: RequestSpec, parse: (body: unknown) => T): Promise<T> {
+    return this.call(spec, false, async (res) => {
       try {
         const text = await readCapped(res.body, this.#settings.maxResponseBytes, spec, res.headers);
         if (spec.ignoreBody || text.trim() === "") return parse(undefined);
@@ -106,29 +103,28 @@ export class HttpTransport {
    */
   stream(spec: RequestSpec, deadlineMs?: number): Promise<Readable> {
     const started = Date.now();
-    return this.call(spec, async (res) => this.piped(spec, res, started, deadlineMs), true);
-  }
-
-  /** A streamed answer's body, ending with an error when `deadlineMs` from `started` has passed. */
-  private piped(spec: RequestSpec, res: Answer, started: number, deadlineMs?: number): Readable {
-    const body = res.body as unknown as Readable;
-    const out = new PassThrough();
-    const left = deadlineMs === undefined ? undefined : Math.max(0, deadlineMs - (Date.now() - started));
-    const deadline =
-      left === undefined
-        ? undefined
-        : setTimeout(() => {
-            const what = `${spec.method} ${spec.path}: the download did not finish within ${deadlineMs} ms`;
-            out.destroy(new SecOpsTimeoutError(what, { method: spec.method, path: spec.path }));
-          }, left);
-    body.on("error", (err) => out.destroy(transportError(spec, err, this.#settings.timeoutMs)));
-    out.once("close", () => {
-      clearTimeout(deadline);
-      body.destroy();
-      res.done();
+    return this.call(spec, true, async (res) => {
+      const body = res.body as unknown as Readable;
+      const out = new PassThrough();
+      const deadline =
+        deadlineMs === undefined
+          ? undefined
+          : setTimeout(
+              () => {
+                const what = `${spec.method} ${spec.path}: the download did not finish within ${deadlineMs} ms`;
+                out.destroy(new SecOpsTimeoutError(what, { method: spec.method, path: spec.path }));
+              },
+              Math.max(0, deadlineMs - (Date.now() - started)),
+            );
+      body.on("error", (err) => out.destroy(transportError(spec, err, this.#settings.timeoutMs)));
+      out.once("close", () => {
+        clearTimeout(deadline);
+        body.destroy();
+        res.done();
+      });
+      body.pipe(out);
+      return out;
     });
-    body.pipe(out);
-    return out;
   }
 
   /** Closes the connection pool if this transport created it. A second call resolves too. */
@@ -156,8 +152,8 @@ export class HttpTransport {
    */
   private async call<T>(
     spec: RequestSpec,
+    streaming: boolean,
     onSuccess: (res: Answer) => Promise<T>,
-    streaming = false,
   ): Promise<T> {
     const attempts = this.#settings.maxRetries + 1;
     const backoff = (attempt: number) =>
@@ -220,25 +216,20 @@ export class HttpTransport {
       if (spec.method !== "GET") sendingWrite();
       const query = new URLSearchParams();
       for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) query.append(k, String(v));
+      const json = spec.json === undefined ? undefined : JSON.stringify(spec.json);
       const headers: Record<string, string> = {
         authorization: `Bearer ${this.#apiKey}`,
         "user-agent": this.#userAgent,
         accept: "application/json",
         "x-request-id": requestId,
       };
-      let body: string | FormData | undefined;
-      if (spec.json !== undefined) {
-        headers["content-type"] = "application/json";
-        body = JSON.stringify(spec.json);
-      } else if (spec.form) {
-        body = spec.form();
-      }
+      if (json !== undefined) headers["content-type"] = "application/json";
       const res = await this.#dispatcher.request({
         origin: this.#settings.baseUrl,
         path: spec.path + (query.size ? `?${query}` : ""),
         method: spec.method,
         headers,
-        body,
+        body: json ?? spec.form?.(),
         signal:
           streaming || this.#settings.timeoutMs >= EXACT_BELOW_MS ? undefined : AbortSignal.timeout(left),
         headersTimeout: left,
