@@ -11,14 +11,14 @@ export { isDotSegment } from "../ids";
 /** Space-separated words of a string literal, as a union type. */
 type Words<S extends string> = S extends `${infer H} ${infer R}` ? H | Words<R> : S;
 
-/** A shape with every name in `names` (space separated) mapped to `schema`. */
-export function fields<const S extends string, T extends z.ZodType>(
-  names: S,
+/** A shape with every name in `names` (each a space-separated list) mapped to `schema`. */
+export function fields<T extends z.ZodType, const S extends string[]>(
   schema: T,
-): { [K in Words<S>]: T } {
+  ...names: S
+): { [K in Words<S[number]>]: T } {
   const shape: Record<string, T> = {};
-  for (const n of names.split(/\s+/)) if (n) shape[n] = schema;
-  return shape as { [K in Words<S>]: T };
+  for (const n of names.join(" ").split(/\s+/)) if (n) shape[n] = schema;
+  return shape as { [K in Words<S[number]>]: T };
 }
 
 /** An optional (absent or null) string. */
