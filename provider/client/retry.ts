@@ -33,8 +33,7 @@ export function errorCodeOf(err: unknown): string | undefined {
 
 /** True when the failure happened before any byte of the request could reach the server. */
 export function failedBeforeSend(err: unknown): boolean {
-  const code = errorCodeOf(err);
-  return code !== undefined && NOT_SENT_CODES.has(code);
+  return NOT_SENT_CODES.has(errorCodeOf(err) ?? "");
 }
 
 /** A Retry-After header (delta-seconds or HTTP-date) in ms from `now`, never negative; else undefined. */
