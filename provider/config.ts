@@ -39,14 +39,13 @@ export function resolveSettings(
   fromConfig: (key: string) => string | undefined = () => undefined,
   namedProvider?: string,
 ): ConnectionSettings {
-  const pick = (e: string | undefined, key: string, env: string | undefined) => {
-    for (const v of [e, fromConfig(key), env === undefined ? undefined : process.env[env]])
-      if (typeof v === "string" && v !== "") return v;
-    return undefined;
-  };
   const named = namedProvider !== undefined;
-  const apiKey = pick(explicit.apiKey, CONFIG_KEYS.apiKey, named ? undefined : ENV_VARS.apiKey);
-  const baseUrl = pick(explicit.baseUrl, CONFIG_KEYS.baseUrl, ENV_VARS.baseUrl);
+  const pick = (key: keyof ConnectionSettings, env: boolean) =>
+    [explicit[key], fromConfig(CONFIG_KEYS[key]), env ? process.env[ENV_VARS[key]] : undefined].find(
+      (v) => typeof v === "string" && v !== "",
+    );
+  const apiKey = pick("apiKey", !named);
+  const baseUrl = pick("baseUrl", true);
   if (!apiKey && named) throw new SecOpsConfigError(namedProviderWithoutKey(namedProvider), "apiKey");
   if (!apiKey) throw missingSetting("apiKey");
   if (!baseUrl) throw missingSetting("baseUrl");
@@ -60,19 +59,17 @@ export function resolveSettings(
 export function configuredSettingsProblem(
   fromConfig: (key: string) => string | undefined,
 ): SecOpsConfigError | undefined {
-  const problems: Array<[keyof ConnectionSettings, string]> = [];
-  for (const key of ["apiKey", "baseUrl"] as const) {
+  const problems = (["apiKey", "baseUrl"] as const).flatMap((key) => {
     const configured = fromConfig(CONFIG_KEYS[key]);
     const [value, where] =
       typeof configured === "string" && configured !== ""
         ? [configured, `the stack config ${CONFIG_KEYS[key]}`]
         : [process.env[ENV_VARS[key]], ENV_VARS[key]];
-    if (value === undefined || value === "") continue;
-    const problem = settingProblem(key, value);
-    if (problem) problems.push([key, `${where} is not usable: ${problem}`]);
-  }
+    const problem = value ? settingProblem(key, value) : undefined;
+    return problem ? [{ key, text: `${where} is not usable: ${problem}` }] : [];
+  });
   if (!problems.length) return undefined;
-  return new SecOpsConfigError(`secops: ${problems.map(([, p]) => p).join("; ")}`, problems[0][0]);
+  return new SecOpsConfigError(`secops: ${problems.map((p) => p.text).join("; ")}`, problems[0].key);
 }
 
 const clients = new Map<string, SecOpsClient>();
@@ -80,11 +77,8 @@ const clients = new Map<string, SecOpsClient>();
 /** One shared client per (baseUrl, key). The cache is keyed by a hash, never the key itself. */
 export function clientFor(settings: ConnectionSettings): SecOpsClient {
   const id = createHash("sha256").update(`${settings.baseUrl}\n${settings.apiKey}`).digest("hex");
-  let client = clients.get(id);
-  if (!client) {
-    client = new SecOpsClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl });
-    clients.set(id, client);
-  }
+  const client = clients.get(id) ?? new SecOpsClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl });
+  clients.set(id, client);
   return client;
 }
 

@@ -135,8 +135,7 @@ type WithValues = Extract<(typeof TABLE)[number], { values: unknown }>;
 
 /** The values of the assumption `id`. */
 export function assumed<I extends WithValues["id"]>(id: I): Extract<WithValues, { id: I }>["values"] {
-  const found = ASSUMPTIONS.find((a) => a.id === id);
-  return found?.values as never;
+  return ASSUMPTIONS.find((a) => a.id === id)?.values as never;
 }
 
 /** True when `method path` (a template) is a route only an assumption adds. */

@@ -32,10 +32,16 @@ export function sendingWrite(): void {
   if (current) current.wrote = true;
 }
 
-/** The caller was cancelled before the request was sent: nothing reached the server. */
-export class CancelledBeforeSend extends Error {
-  constructor() {
-    super("cancelled by the caller before it was sent");
-    this.name = "CancelledBeforeSend";
+/**
+ * A request given up before it was sent, so nothing reached the server: its caller was cancelled, or
+ * no connection slot became free within `waitedMs` (a timeout).
+ */
+export class NotSent extends Error {
+  constructor(readonly waitedMs?: number) {
+    super(
+      waitedMs === undefined
+        ? "cancelled by the caller before it was sent"
+        : `no connection slot became free within ${waitedMs} ms`,
+    );
   }
 }

@@ -180,28 +180,21 @@ export class SecOpsClient {
   ): Promise<{ data: Detection[]; totalCount: number }> {
     const path = routes.caseThreatIndicators(V().parseInput(V().idSchema, caseId, "caseId"));
     const { sortDirection } = V().parseInput(V().indicatorOptionsSchema, options, "options");
-    const fetchPage = (page: number | undefined) => {
+    const seen = new Set<string>();
+    const data: Detection[] = [];
+    for (let n = 0, page: number | undefined = undefined; n < paging.maxPages; n++) {
       const query = {
         [names.sortDirection]: sortDirection,
         [names.page]: page,
         [names.pageSize]: paging.pageSize,
       };
-      return this.request({ method: "GET", path, query, idempotent: true }, V().threatIndicatorPageSchema);
-    };
-    const seen = new Set<string>();
-    const data: Detection[] = [];
-    for (let n = 0, page: number | undefined = undefined; n < paging.maxPages; n++) {
-      const result = await fetchPage(page);
-      let fresh = 0;
-      for (const d of result.data) {
-        if (seen.has(d.id)) continue;
-        seen.add(d.id);
-        data.push(d);
-        fresh++;
-      }
+      const spec: RequestSpec = { method: "GET", path, query, idempotent: true };
+      const result = await this.request(spec, V().threatIndicatorPageSchema);
+      const fresh = result.data.filter((d) => !seen.has(d.id) && seen.add(d.id));
+      for (const d of fresh) data.push(d);
       if (data.length >= result.totalCount) return { data, totalCount: result.totalCount };
       // Page 1 may repeat the first page (1-based numbering): only later pages must bring something new.
-      if (fresh === 0 && page !== 1) {
+      if (fresh.length === 0 && page !== 1) {
         const at = page === undefined ? "its first page" : `page ${page}`;
         const got = `${data.length} of ${result.totalCount} indicators`;
         throw incomplete(

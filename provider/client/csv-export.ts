@@ -9,13 +9,6 @@ import { routes } from "./routes";
 import { idSchema, parseInput } from "./schemas";
 import type { CsvExportOptions, CsvExportToFileOptions } from "./types";
 
-/** Fails before any request when the folder that would hold `path` does not exist or is not a folder. */
-async function checkFolder(path: string): Promise<void> {
-  const folder = dirname(resolve(path));
-  const info = await stat(folder).catch(() => undefined);
-  if (!info?.isDirectory()) throw new SecOpsInputError("path", `the folder ${folder} does not exist`);
-}
-
 /** Streams `open()`'s export to `path`, checking the folder before anything is sent. */
 export async function exportToFile(
   path: string,
@@ -27,7 +20,10 @@ export async function exportToFile(
   const { onProgress, ...rest } = typeof options === "function" ? { onProgress: options } : options;
   if (onProgress !== undefined && typeof onProgress !== "function")
     throw new SecOpsInputError("options.onProgress", "must be a function");
-  await checkFolder(path);
+  // Before any request: the folder that would hold `path` must exist and be a folder.
+  const folder = dirname(resolve(path));
+  if (!(await stat(folder).catch(() => undefined))?.isDirectory())
+    throw new SecOpsInputError("path", `the folder ${folder} does not exist`);
   const source = await open(rest);
   const partial = `${path}.partial`;
   let bytes = 0;

@@ -141,16 +141,8 @@ export abstract class SecOpsError extends Error {
 
   /** What `JSON.stringify(err)` shows: the public fields, never the cause's internals. */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      code: this.code,
-      message: this.message,
-      status: this.status,
-      method: this.method,
-      path: this.path,
-      apiMessage: this.apiMessage,
-      field: this.field,
-    };
+    const { name, code, message, status, method, path, apiMessage, field } = this;
+    return { name, code, message, status, method, path, apiMessage, field };
   }
 }
 
@@ -226,28 +218,6 @@ export function codeForStatus(status: number): ApiErrorCode {
   if (status >= 500) return ErrorCodes.SERVER;
   if (status >= 400) return ErrorCodes.BAD_REQUEST;
   return ErrorCodes.UNEXPECTED_STATUS;
-}
-
-/** Builds the error for a non-2xx answer: `PATCH /v1/directory/u-1 failed (403): <API message>`. */
-export function apiError(
-  method: string,
-  path: string,
-  status: number,
-  apiMessage: string | undefined,
-  retryAfterSeconds?: number,
-): SecOpsApiError {
-  const suffix = apiMessage
-    ? `: ${apiMessage}`
-    : status >= 300 && status < 400
-      ? ": redirects are not followed"
-      : "";
-  return new SecOpsApiError(codeForStatus(status), `${method} ${path} failed (${status})${suffix}`, {
-    status,
-    method,
-    path,
-    apiMessage,
-    retryAfterSeconds,
-  });
 }
 
 /** True for a {@link SecOpsError} (with `code`, if given), also one from another copy of this package. */

@@ -1,8 +1,6 @@
 /** SecOpsClient's options, validated at construction with short messages naming the option. */
 import type { Dispatcher } from "undici";
 import { SecOpsConfigError, registerSecret } from "./errors";
-import type { HttpSettings } from "./http";
-import { missingRoute } from "./routes";
 import { HEADER_SAFE, checkApiKey, checkBaseUrl } from "./settings";
 
 /** Options of {@link SecOpsClient}. */
@@ -38,39 +36,27 @@ export interface SecOpsClientOptions {
   retryMaxDelayMs?: number;
 }
 
-/** Every option name: others are refused. */
-const KNOWN_OPTIONS = [
-  "apiKey",
-  "baseUrl",
-  "timeoutMs",
-  "maxRetries",
-  "maxConcurrency",
-  "dispatcher",
-  "userAgent",
-  "maxResponseBytes",
-  "maxRetryAfterMs",
-  "retryBaseDelayMs",
-  "retryMaxDelayMs",
-] as const;
+/** Every option, in order (others are refused), with [default, min, max] for the integer ones. */
+const OPTIONS = {
+  apiKey: undefined,
+  baseUrl: undefined,
+  timeoutMs: [30_000, 1, 3_600_000],
+  maxRetries: [4, 0, 20],
+  maxConcurrency: [8, 1, 1024],
+  dispatcher: undefined,
+  userAgent: undefined,
+  maxResponseBytes: [64 * 1024 * 1024, 1024, 2 ** 31 - 1],
+  maxRetryAfterMs: [60_000, 0, 3_600_000],
+  retryBaseDelayMs: [200, 0, 60_000],
+  retryMaxDelayMs: [10_000, 0, 600_000],
+} as const satisfies Record<keyof SecOpsClientOptions, readonly [number, number, number] | undefined>;
 
-function rejectUnknown(options: object): void {
-  for (const key of Object.keys(options)) {
-    if ((KNOWN_OPTIONS as readonly string[]).includes(key)) continue;
-    throw new SecOpsConfigError(
-      `${key} is not an option of SecOpsClient${didYouMean(key, KNOWN_OPTIONS)}`,
-      key,
-    );
-  }
-}
+/** The options once validated: every integer one set, and `baseUrl` reduced to its origin. */
+export type ClientSettings = Required<Omit<SecOpsClientOptions, "dispatcher" | "userAgent">> &
+  Pick<SecOpsClientOptions, "dispatcher" | "userAgent">;
 
-/** `; did you mean <the closest known name>?`, or "" when none is close. */
+/** `; did you mean <the closest known name>?` (edit distance at most 3 or a shared prefix), or "". */
 export function didYouMean(name: string, known: readonly string[]): string {
-  const near = closest(name, known);
-  return near ? `; did you mean ${near}?` : "";
-}
-
-/** The known name closest to `name` (edit distance at most 3 or a shared prefix), if any. */
-export function closest(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   for (const k of known) {
@@ -78,7 +64,7 @@ export function closest(name: string, known: readonly string[]): string | undefi
     const score = k.toLowerCase().startsWith(name.toLowerCase()) ? Math.min(d, 1) : d;
     if (score < bestScore) [best, bestScore] = [k, score];
   }
-  return bestScore <= Math.max(3, Math.floor(name.length / 3)) ? best : undefined;
+  return bestScore <= Math.max(3, Math.floor(name.length / 3)) ? `; did you mean ${best}?` : "";
 }
 
 function distance(a: string, b: string): number {
@@ -95,20 +81,17 @@ function distance(a: string, b: string): number {
   return row[b.length];
 }
 
-function int(value: number | undefined, fallback: number, name: string, min: number, max: number): number {
-  const v = value ?? fallback;
-  if (!Number.isInteger(v) || v < min || v > max) {
-    throw new SecOpsConfigError(`${name} must be an integer from ${min} to ${max}`, name);
-  }
-  return v;
-}
-
-/** Validates the options and turns them into transport settings. */
-export function toSettings(options: SecOpsClientOptions): HttpSettings {
+/** Validates the options and sets the defaults. */
+export function toSettings(options: SecOpsClientOptions): ClientSettings {
   if (options === null || typeof options !== "object")
     throw new SecOpsConfigError("options must be an object");
-  rejectUnknown(options);
-  const { userAgent } = options;
+  for (const key of Object.keys(options))
+    if (!Object.hasOwn(OPTIONS, key))
+      throw new SecOpsConfigError(
+        `${key} is not an option of SecOpsClient${didYouMean(key, Object.keys(OPTIONS))}`,
+        key,
+      );
+  const { userAgent, dispatcher } = options;
   const apiKey = checkApiKey(options.apiKey);
   registerSecret(apiKey);
   if (userAgent !== undefined && (typeof userAgent !== "string" || !HEADER_SAFE.test(userAgent)))
@@ -116,19 +99,15 @@ export function toSettings(options: SecOpsClientOptions): HttpSettings {
       "userAgent must be a string without control characters or line breaks",
       "userAgent",
     );
-  const origin = checkBaseUrl(options.baseUrl);
-  return {
-    origin,
-    apiKey,
-    timeoutMs: int(options.timeoutMs, 30_000, "timeoutMs", 1, 3_600_000),
-    maxRetries: int(options.maxRetries, 4, "maxRetries", 0, 20),
-    maxConcurrency: int(options.maxConcurrency, 8, "maxConcurrency", 1, 1024),
-    dispatcher: options.dispatcher,
-    userAgent: options.userAgent,
-    maxResponseBytes: int(options.maxResponseBytes, 64 * 1024 * 1024, "maxResponseBytes", 1024, 2 ** 31 - 1),
-    maxRetryAfterMs: int(options.maxRetryAfterMs, 60_000, "maxRetryAfterMs", 0, 3_600_000),
-    backoffBaseMs: int(options.retryBaseDelayMs, 200, "retryBaseDelayMs", 0, 60_000),
-    backoffCapMs: int(options.retryMaxDelayMs, 10_000, "retryMaxDelayMs", 0, 600_000),
-    missingRoute,
-  };
+  const baseUrl = checkBaseUrl(options.baseUrl);
+  const settings: Record<string, unknown> = { apiKey, baseUrl, dispatcher, userAgent };
+  for (const [name, limits] of Object.entries(OPTIONS)) {
+    if (!limits) continue;
+    const [fallback, min, max] = limits;
+    const v = (options[name as keyof typeof OPTIONS] ?? fallback) as number;
+    if (!Number.isInteger(v) || v < min || v > max)
+      throw new SecOpsConfigError(`${name} must be an integer from ${min} to ${max}`, name);
+    settings[name] = v;
+  }
+  return settings as ClientSettings;
 }

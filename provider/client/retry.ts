@@ -1,15 +1,13 @@
 /** Retry policy: which failures are retried, and when (full-jitter backoff, never before Retry-After). */
-import { CancelledBeforeSend } from "./cancellation";
-
-/** Statuses worth another attempt: rate limiting and transient gateway/availability failures. */
-export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+import { NotSent } from "./cancellation";
 
 /**
- * True when an idempotent request answered `status` is worth another attempt. A DELETE answered 500
- * is tried again too: deleting twice is harmless, and a delete given up on leaves a rule behind.
+ * True when an idempotent request answered `status` is worth another attempt: rate limiting and
+ * transient gateway/availability failures, and a DELETE answered 500 (deleting twice is harmless, and
+ * a delete given up on leaves a rule behind).
  */
 export function retryableStatus(method: string, status: number): boolean {
-  return RETRYABLE_STATUSES.has(status) || (method === "DELETE" && status === 500);
+  return [429, 502, 503, 504].includes(status) || (method === "DELETE" && status === 500);
 }
 
 /** Network error codes that prove the request never left this process (safe to resend anything). */
@@ -35,8 +33,7 @@ export function errorCodeOf(err: unknown): string | undefined {
 
 /** True when the failure happened before any byte of the request could reach the server. */
 export function failedBeforeSend(err: unknown): boolean {
-  const code = errorCodeOf(err);
-  return code !== undefined && NOT_SENT_CODES.has(code);
+  return NOT_SENT_CODES.has(errorCodeOf(err) ?? "");
 }
 
 /** A Retry-After header (delta-seconds or HTTP-date) in ms from `now`, never negative; else undefined. */
@@ -49,13 +46,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /** Full-jitter backoff: a random delay in [0, min(cap, base * 2^(attempt-1))]. */
-export function backoffMs(
-  attempt: number,
-  baseMs: number,
-  capMs: number,
-  random: () => number = Math.random,
-): number {
-  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
+export function backoffMs(attempt: number, baseMs: number, capMs: number): number {
+  return Math.floor(Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 1)));
 }
 
 /** Resolves after `ms` ms, on the global `setTimeout`: the Retry-After tests run it on jest's fake timers. */
@@ -71,14 +63,6 @@ export async function sleepUntil(deadline: number): Promise<void> {
   for (let left = deadline - Date.now(); left > 0; left = deadline - Date.now()) await sleep(left);
 }
 
-/** Thrown when no concurrency slot freed up in time: nothing was sent. */
-export class SlotTimeout extends Error {
-  constructor(readonly waitedMs: number) {
-    super(`no connection slot became free within ${waitedMs} ms`);
-    this.name = "SlotTimeout";
-  }
-}
-
 /** A counting semaphore: the concurrency budget shared by every call of one client. */
 export class Budget {
   private active = 0;
@@ -86,19 +70,30 @@ export class Budget {
 
   constructor(readonly limit: number) {}
 
-  /** Waits at most `timeoutMs` for a slot (else {@link SlotTimeout}); the result gives it back. */
-  async acquire(timeoutMs = Infinity, signal?: AbortSignal): Promise<() => void> {
-    const now = this.tryAcquire();
-    if (now) return now;
-    await this.wait(timeoutMs, signal);
-    return this.releaser();
-  }
-
   /** A slot at once if one is free (no promise, no microtask), else undefined. */
   tryAcquire(): (() => void) | undefined {
     if (this.active >= this.limit) return undefined;
     this.active++;
     return this.releaser();
+  }
+
+  /** When {@link tryAcquire} found none: a slot within `timeoutMs`, else (or on `signal`) {@link NotSent}. */
+  acquire(timeoutMs: number, signal?: AbortSignal): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      const wake = () => end();
+      const cancelled = () => end(new NotSent());
+      const timer = setTimeout(() => end(new NotSent(timeoutMs)), timeoutMs);
+      const end = (err?: NotSent) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", cancelled);
+        if (!err) return resolve(this.releaser());
+        const at = this.waiting.indexOf(wake);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(err);
+      };
+      this.waiting.push(wake);
+      signal?.addEventListener("abort", cancelled, { once: true });
+    });
   }
 
   private releaser(): () => void {
@@ -110,29 +105,5 @@ export class Budget {
       if (next) next();
       else this.active--;
     };
-  }
-
-  /** Waits to be woken with a slot; a timeout or `signal` gives up the place in the queue. */
-  private wait(timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const leave = (err: Error) => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", cancelled);
-        const at = this.waiting.indexOf(wake);
-        if (at >= 0) this.waiting.splice(at, 1);
-        reject(err);
-      };
-      const cancelled = () => leave(new CancelledBeforeSend());
-      const wake = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", cancelled);
-        resolve();
-      };
-      const timer = Number.isFinite(timeoutMs)
-        ? setTimeout(() => leave(new SlotTimeout(timeoutMs)), timeoutMs)
-        : undefined;
-      this.waiting.push(wake);
-      signal?.addEventListener("abort", cancelled, { once: true });
-    });
   }
 }

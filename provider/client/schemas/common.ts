@@ -11,14 +11,14 @@ export { isDotSegment } from "../ids";
 /** Space-separated words of a string literal, as a union type. */
 type Words<S extends string> = S extends `${infer H} ${infer R}` ? H | Words<R> : S;
 
-/** A shape with every name in `names` (space separated) mapped to `schema`. */
-export function fields<const S extends string, T extends z.ZodType>(
-  names: S,
+/** A shape with every name in `names` (each a space-separated list) mapped to `schema`. */
+export function fields<T extends z.ZodType, const S extends string[]>(
   schema: T,
-): { [K in Words<S>]: T } {
+  ...names: S
+): { [K in Words<S[number]>]: T } {
   const shape: Record<string, T> = {};
-  for (const n of names.split(/\s+/)) if (n) shape[n] = schema;
-  return shape as { [K in Words<S>]: T };
+  for (const n of names.join(" ").split(/\s+/)) if (n) shape[n] = schema;
+  return shape as { [K in Words<S[number]>]: T };
 }
 
 /** An optional (absent or null) string. */
@@ -74,14 +74,10 @@ export function parseResponse<T extends z.ZodType>(
   const issue = result.error.issues[0];
   const at = jsonPath(issue.path);
   const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : "";
-  return throwInvalid(method, path, at, `${issue.message}${more}`, result.error);
-}
-
-function throwInvalid(method: string, path: string, at: string, reason: string, cause: unknown): never {
   throw new SecOpsResponseError(
     ErrorCodes.RESPONSE_INVALID,
-    `${method} ${path}: response ${at} does not fit the API schema: ${reason}`,
-    { method, path, field: at, cause },
+    `${method} ${path}: response ${at} does not fit the API schema: ${issue.message}${more}`,
+    { method, path, field: at, cause: result.error },
   );
 }
 
@@ -93,8 +89,7 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, name:
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  let field = name;
-  for (const p of issue.path) field += typeof p === "number" ? `[${p}]` : `.${String(p)}`;
+  let field = name + jsonPath(issue.path).slice(1);
   if (issue.code === "unrecognized_keys") field += `.${issue.keys[0]}`;
   throw new SecOpsInputError(
     field,

@@ -21,14 +21,14 @@ const E = DETECTION_ENUMS;
 
 export const endpointSchema = z
   .looseObject({
-    ...fields("id displayName teamId integrationId edrSourceId mdmSourceId name privateIpAddress", optString),
-    ...fields("publicIpAddress operatingSystem canonicalId lockPin", optString),
+    ...fields(optString, "id displayName teamId integrationId edrSourceId mdmSourceId name privateIpAddress"),
+    ...fields(optString, "publicIpAddress operatingSystem canonicalId lockPin"),
     operatingSystemCategory: optEnum(E.operatingSystemCategory),
-    ...fields("createdAt lastSeenAt updatedAt", optTimestamp),
-    ...fields("hva hvaOverriddenByUser contained workstation server mobile domainController", optBool),
+    ...fields(optTimestamp, "createdAt lastSeenAt updatedAt"),
+    ...fields(optBool, "hva hvaOverriddenByUser contained workstation server mobile domainController"),
     ...fields(
-      "groupContainmentEnabled groupChatOpsEnabled groupSourceSystemUpdates groupsSynced live managed",
       optBool,
+      "groupContainmentEnabled groupChatOpsEnabled groupSourceSystemUpdates groupsSynced live managed",
     ),
     groups: optArrayOf(endpointGroupAssignmentSchema),
     canonicalClusterMemberCount: optInt,
@@ -38,23 +38,23 @@ export const endpointSchema = z
   .describe("An endpoint (device) of a detection.");
 
 const threatNameSchema = z.looseObject({
-  ...fields("name engine", optString),
+  ...fields(optString, "name engine"),
   excluded: optBool,
   matchedFileRiskRules: optStrings,
 });
-const nameValueSchema = z.looseObject(fields("name value", optString));
+const nameValueSchema = z.looseObject(fields(optString, "name value"));
 
 export const fileSchema = z
   .looseObject({
-    ...fields("id displayName teamId name path sha256 sha1 toolName nameWithPath", optString),
-    ...fields("createdAt updatedAt lastEnrichedAt", optTimestamp),
+    ...fields(optString, "id displayName teamId name path sha256 sha1 toolName nameWithPath"),
+    ...fields(optTimestamp, "createdAt updatedAt lastEnrichedAt"),
     fileRisk: optEnum(E.fileRisk),
-    ...fields("enrichedViaIntegration contained", optBool),
+    ...fields(optBool, "enrichedViaIntegration contained"),
     metadata: z
       .looseObject({
         threatNames: optArrayOf(threatNameSchema),
         versionInfo: optArrayOf(nameValueSchema),
-        ...fields("proposedFileNames fileNameCatalogMatches", optStrings),
+        ...fields(optStrings, "proposedFileNames fileNameCatalogMatches"),
         lastScanTime: optTimestamp,
         story: optString,
       })
@@ -64,7 +64,7 @@ export const fileSchema = z
 
 export const processSchema = z
   .looseObject({
-    ...fields("id displayName teamId command sha256 sha1", optString),
+    ...fields(optString, "id displayName teamId command sha256 sha1"),
     createdAt: optTimestamp,
   })
   .describe("A process of a detection.");
@@ -72,29 +72,29 @@ export const processSchema = z
 export const locationSchema = z
   .looseObject({
     ...fields(
-      "id displayName teamId lat lon city state country countryCode continent continentCode",
       optString,
+      "id displayName teamId lat lon city state country countryCode continent continentCode",
     ),
     createdAt: optTimestamp,
   })
   .describe("A geographic location of a detection.");
 
 const ipMetadataSchema = z.looseObject({
-  ...fields("ofac adversarial isAnycast isMobile isSatellite", optBool),
-  ...fields("ip hostname city region country loc postal timezone org", optString),
-  asn: z.looseObject(fields("asn name domain type route", optString)).nullish(),
-  company: z.looseObject(fields("name domain type", optString)).nullish(),
+  ...fields(optBool, "ofac adversarial isAnycast isMobile isSatellite"),
+  ...fields(optString, "ip hostname city region country loc postal timezone org"),
+  asn: z.looseObject(fields(optString, "asn name domain type route")).nullish(),
+  company: z.looseObject(fields(optString, "name domain type")).nullish(),
   privacy: z
     .looseObject({
-      ...fields("vpn proxy tor relay hosting residentialProxy", optBool),
-      ...fields("service lastSeen", optString),
+      ...fields(optBool, "vpn proxy tor relay hosting residentialProxy"),
+      ...fields(optString, "service lastSeen"),
       percentDaysSeen: optInt,
     })
     .nullish(),
   abuse: z
     .looseObject({
-      ...fields("address country email name network phone", optString),
-      ...fields("ofac adversarial", optBool),
+      ...fields(optString, "address country email name network phone"),
+      ...fields(optBool, "ofac adversarial"),
     })
     .nullish(),
   domains: z.looseObject({ ip: optString, total: optInt, domains: optStrings }).nullish(),
@@ -102,15 +102,15 @@ const ipMetadataSchema = z.looseObject({
 
 export const ipSchema = z
   .looseObject({
-    ...fields("id displayName teamId ipv4 ipv6 locationId", optString),
-    ...fields("createdAt updatedAt metadataLastFetchedAt", optTimestamp),
+    ...fields(optString, "id displayName teamId ipv4 ipv6 locationId"),
+    ...fields(optTimestamp, "createdAt updatedAt metadataLastFetchedAt"),
     metadata: ipMetadataSchema.nullish(),
   })
   .describe("An IP address of a detection, with its metadata.");
 
 export const domainSchema = z
   .looseObject({
-    ...fields("id displayName teamId name", optString),
+    ...fields(optString, "id displayName teamId name"),
     createdAt: optTimestamp,
   })
   .describe("A domain of a detection.");
@@ -120,11 +120,11 @@ export const artifactSchema = z
     type: optEnum(E.artifactType),
     data: z
       .looseObject({
-        ...fields("externalId name tenantExternalId", optString),
-        mailbox: z.looseObject(fields("address externalId", optString)).nullish(),
+        ...fields(optString, "externalId name tenantExternalId"),
+        mailbox: z.looseObject(fields(optString, "address externalId")).nullish(),
         operation: optEnum(E.artifactOperation),
-        actions: optArrayOf(z.looseObject(fields("type value", optString))),
-        conditions: optArrayOf(z.looseObject(fields("field value operator", optString))),
+        actions: optArrayOf(z.looseObject(fields(optString, "type value"))),
+        conditions: optArrayOf(z.looseObject(fields(optString, "field value operator"))),
         properties: optArrayOf(nameValueSchema),
       })
       .nullish(),
@@ -133,12 +133,12 @@ export const artifactSchema = z
 
 export const chatOpsActionSchema = z
   .looseObject({
-    ...fields("id teamId directoryUserId integrationId detectionId caseId message ipAddress", optString),
+    ...fields(optString, "id teamId directoryUserId integrationId detectionId caseId message ipAddress"),
     mfaAttempts: optInt,
-    ...fields("createdAt respondedAt mfaRespondedAt", optTimestamp),
+    ...fields(optTimestamp, "createdAt respondedAt mfaRespondedAt"),
     ...fields(
-      "isSuccessful isTimeout isRateLimited isOverride isMfaSuccess isMfaFailure isMfaUnavailable",
       optBool,
+      "isSuccessful isTimeout isRateLimited isOverride isMfaSuccess isMfaFailure isMfaUnavailable",
     ),
     settingsAtTimeOfAction: optObject,
     verdict: optEnum(E.verdict),
@@ -147,8 +147,8 @@ export const chatOpsActionSchema = z
 
 export const containmentActionSchema = z
   .looseObject({
-    ...fields("id teamId detectionId caseId endpointId directoryUserId fileId userId subAction", optString),
-    ...fields("integrationId integrationPlatform", optString),
+    ...fields(optString, "id teamId detectionId caseId endpointId directoryUserId fileId userId subAction"),
+    ...fields(optString, "integrationId integrationPlatform"),
     createdAt: optTimestamp,
     type: optEnum(E.containmentType),
     action: optEnum(E.containmentAction),
@@ -161,20 +161,20 @@ const enumList = z.array(z.string()).nullish();
 
 export const verdictSettingSchema = z
   .looseObject({
-    ...fields("id teamId description", optString),
-    ...fields("createdAt updatedAt", optTimestamp),
+    ...fields(optString, "id teamId description"),
+    ...fields(optTimestamp, "createdAt updatedAt"),
     stage: optEnum(E.verdictStage),
     serviceRule: optEnum(E.serviceRule),
     monitorFallbackPreset: optEnum(E.monitorFallbackPreset),
-    ...fields("category severity verdict chatOpsUnsureVerdict chatOpsTimeoutVerdict", optString),
-    ...fields("default managedByService retired escalate chatOps close disabled chatOpsMFA monitor", optBool),
+    ...fields(optString, "category severity verdict chatOpsUnsureVerdict chatOpsTimeoutVerdict"),
+    ...fields(optBool, "default managedByService retired escalate chatOps close disabled chatOpsMFA monitor"),
     ...fields(
-      "vipChatOps chatOpsTimeoutMonitor chatOpsTimeoutClose managedByParent useSourceSeverity",
       optBool,
+      "vipChatOps chatOpsTimeoutMonitor chatOpsTimeoutClose managedByParent useSourceSeverity",
     ),
     ignoresRemediation: optBool,
-    ...fields("containUserActions containEndpointActions containFileActions uncontainUserActions", enumList),
-    ...fields("uncontainEndpointActions uncontainFileActions", enumList),
+    ...fields(enumList, "containUserActions containEndpointActions containFileActions uncontainUserActions"),
+    ...fields(enumList, "uncontainEndpointActions uncontainFileActions"),
     defaults: z.unknown().optional(),
   })
   .describe("The verdict setting of a detection. `defaults` has no type in the spec and is kept as sent.");
@@ -182,12 +182,9 @@ export const verdictSettingSchema = z
 export const userAgentSchema = z
   .looseObject({
     ...fields(
+      optString,
       "id userAgent teamId displayName userAgentAlt browserName browserVersion browserMajorVersion",
-      optString,
-    ),
-    ...fields(
       "cpuArchitecture deviceModel deviceVendor engineName engineVersion osName osVersion",
-      optString,
     ),
     createdAt: optTimestamp,
   })
@@ -197,19 +194,19 @@ export const processTreeSchema = z
   .looseObject({
     nodes: optArrayOf(
       z.looseObject({
-        ...fields("id parentId sourceUid cpid name cmdLine path sha1 sha256", optString),
-        ...fields("pid createdTime", optInt),
+        ...fields(optString, "id parentId sourceUid cpid name cmdLine path sha1 sha256"),
+        ...fields(optInt, "pid createdTime"),
       }),
     ),
-    limitsHit: z.looseObject(fields("nodes edges fields", optBool)).nullish(),
+    limitsHit: z.looseObject(fields(optBool, "nodes edges fields")).nullish(),
   })
   .describe("A process tree: its nodes and which ceilings truncated it.");
 
 export const customDetectionSchema = z
   .looseObject({
-    ...fields("id name category query createdBy updatedBy description legacyQuery sourceTable", optString),
-    ...fields("lastRan createdAt updatedAt", optTimestamp),
-    ...fields("enabled alwaysNotify", optBool),
+    ...fields(optString, "id name category query createdBy updatedBy description legacyQuery sourceTable"),
+    ...fields(optTimestamp, "lastRan createdAt updatedAt"),
+    ...fields(optBool, "enabled alwaysNotify"),
     deduplication: z.looseObject({ assetTypes: enumList, windowSeconds: optInt }).nullish(),
   })
   .describe("A custom detection.");
@@ -217,20 +214,17 @@ export const customDetectionSchema = z
 export const externalCustomDetectionSchema = z
   .looseObject({
     ...fields(
+      optString,
       "id teamId integrationId provider sourceRuleId name status sourceActionSlug description",
-      optString,
-    ),
-    ...fields(
       "severity category aiSuggestedCategory aiReasoning query queryLanguage ruleGroup ruleType",
-      optString,
     ),
     severityOrdinal: optInt,
-    ...fields("alwaysNotify providerEnabled", optBool),
+    ...fields(optBool, "alwaysNotify providerEnabled"),
     ...fields(
-      "lastSyncedAt createdAt updatedAt classifiedAt providerCreatedAt providerUpdatedAt deletedAt",
       optTimestamp,
+      "lastSyncedAt createdAt updatedAt classifiedAt providerCreatedAt providerUpdatedAt deletedAt",
     ),
-    ...fields("providerMetadata sampleDetection", optObject),
+    ...fields(optObject, "providerMetadata sampleDetection"),
   })
   .describe("An external custom detection.");
 
@@ -238,16 +232,10 @@ export const detectionSchema = z
   .looseObject({
     id: z.string(),
     ...fields(
+      optString,
       "teamId sid title whatHappened nextSteps notes teamName sourceName sourceDescription sourceUrl",
-      optString,
-    ),
-    ...fields(
       "actionSlug caseId caseSid integrationId duplicateDetectionId exclusionId exclusionSid",
-      optString,
-    ),
-    ...fields(
       "customDetectionId externalCustomDetectionId chatOpsTestEmail chatOpsTestPhoneNumber groups",
-      optString,
     ),
     integrationPlatform: optString,
     status: optEnum(E.status),
@@ -259,20 +247,17 @@ export const detectionSchema = z
     helpfulnessRating: optEnum(E.helpfulnessRating),
     containments: enumList,
     ...fields(
-      "createdAt sourceIngestedAt sourceDetectedAt verdictedAt updatedAt closedAt lastRefreshAt",
       optTimestamp,
+      "createdAt sourceIngestedAt sourceDetectedAt verdictedAt updatedAt closedAt lastRefreshAt",
     ),
-    ...fields("escalatedAt autoRemediateStartedAt remediatedAt", optTimestamp),
+    ...fields(optTimestamp, "escalatedAt autoRemediateStartedAt remediatedAt"),
     ...fields(
+      optBool,
       "testMode contained reingested prevented managedByThirdParty excludeFromMeans firstRun",
-      optBool,
-    ),
-    ...fields(
       "containOnChatOpsFailure wasEscalated alwaysNotifyApplied chatOpsTest containsVIP containsHVA",
-      optBool,
+      "excluded autoClosed autoContained",
     ),
-    ...fields("excluded autoClosed autoContained", optBool),
-    ...fields("raw refreshRaw ocsfDetectionFinding", optObject),
+    ...fields(optObject, "raw refreshRaw ocsfDetectionFinding"),
     logs: optArrayOf(z.looseObject({ log: optString, timestamp: optTimestamp, debug: optBool })),
     groupNames: optStrings,
     endpoints: optArrayOf(endpointSchema),

@@ -13,20 +13,17 @@ import {
 } from "./common";
 import { EMAIL_DIRECTIONS } from "../types";
 
-/** Known values of a group rule's search type (the spec lists none; open). */
-export const GROUP_RULE_SEARCH_TYPES = [] as const;
-
 export const groupAssignmentSchema = z
   .looseObject({
     ...fields(
-      "id group teamId groupId overriddenByUserId overriddenByUserIdentifier groupName groupSlug",
       optString,
+      "id group teamId groupId overriddenByUserId overriddenByUserIdentifier groupName groupSlug",
     ),
-    ...fields("groupRuleSearch groupRuleSearchField", optString),
-    ...fields("enabled overriddenByUser groupContainmentEnabled groupChatOpsEnabled", optBool),
-    ...fields("groupSourceSystemUpdates groupAlwaysNotify", optBool),
+    ...fields(optString, "groupRuleSearch groupRuleSearchField"),
+    ...fields(optBool, "enabled overriddenByUser groupContainmentEnabled groupChatOpsEnabled"),
+    ...fields(optBool, "groupSourceSystemUpdates groupAlwaysNotify"),
     createdAt: optTimestamp,
-    groupRuleSearchType: optEnum(GROUP_RULE_SEARCH_TYPES),
+    groupRuleSearchType: optEnum([]), // the spec lists no values: open
   })
   .describe("The fields every group assignment carries (of a user or of an endpoint).");
 export const userGroupAssignmentSchema = groupAssignmentSchema
@@ -37,14 +34,14 @@ export const endpointGroupAssignmentSchema = groupAssignmentSchema
   .describe("A group assignment of an endpoint.");
 
 export const licenseSchema = z
-  .looseObject(fields("licenseId licenseName productId integrationPlatform", optString))
+  .looseObject(fields(optString, "licenseId licenseName productId integrationPlatform"))
   .describe("A license assigned by the directory integration.");
 
 export const clusterMemberSchema = z
   .looseObject({
-    ...fields("id displayLabel integrationId integrationPlatform name operatingSystem", optString),
-    ...fields("managed live", optBool),
-    ...fields("createdAt updatedAt", optTimestamp),
+    ...fields(optString, "id displayLabel integrationId integrationPlatform name operatingSystem"),
+    ...fields(optBool, "managed live"),
+    ...fields(optTimestamp, "createdAt updatedAt"),
   })
   .describe("A member of a canonical cluster (a preview: at most five when the count exceeds five).");
 
@@ -52,29 +49,29 @@ export const clusterMemberSchema = z
 export const directoryUserSchema = z
   .looseObject({
     id: z.string(),
-    ...fields("displayName teamId integrationId directoryId name phoneNumber previousPhoneNumber", optString),
-    ...fields("title email managerDirectoryId managerEmail domain department username", optString),
+    ...fields(optString, "displayName teamId integrationId directoryId name phoneNumber previousPhoneNumber"),
+    ...fields(optString, "title email managerDirectoryId managerEmail domain department username"),
     canonicalId: optString.describe(
       "When set, this row is a duplicate source and points to the canonical representative row.",
     ),
     verifiedPhoneNumber: optString,
-    ...fields("additionalEmails roles", optStrings),
+    ...fields(optStrings, "additionalEmails roles"),
     allEmails: optStrings.describe("Primary plus additional addresses."),
     ...fields(
-      "createdAt lastCredentialExposure lastCheckedForCredentialExposures smsConsentReceivedAt",
       optTimestamp,
+      "createdAt lastCredentialExposure lastCheckedForCredentialExposures smsConsentReceivedAt",
     ),
-    ...fields("smsInviteLastSentAt updatedAt passwordLastChangedAt lastSignInAt", optTimestamp),
-    ...fields("credentialsExposed groupContainmentEnabled groupChatOpsEnabled enabled vip", optBool),
+    ...fields(optTimestamp, "smsInviteLastSentAt updatedAt passwordLastChangedAt lastSignInAt"),
+    ...fields(optBool, "credentialsExposed groupContainmentEnabled groupChatOpsEnabled enabled vip"),
     containable: optBool.describe("Deprecated; alias of managed; use containment-dialog logic instead."),
     groupSourceSystemUpdates: optBool.describe("All groups allow outbound updates to the source product."),
     groupsSynced: optBool.describe("User has had its first round of group checks."),
     nhi: optBool.describe("Non-human identity (service account)."),
-    ...fields("financial technical external contained smsInviteOptOut administrator", optBool),
+    ...fields(optBool, "financial technical external contained smsInviteOptOut administrator"),
     managed: optBool.describe("Managed by an integration."),
     needsChatOpsWelcome: optBool.describe("Needs the chat operations welcome message."),
     chatOpsOnboardingUser: optBool.describe("In the chat operations onboarding group."),
-    ...fields("numberCredentialExposures smsInviteAttempts", optInt),
+    ...fields(optInt, "numberCredentialExposures smsInviteAttempts"),
     canonicalClusterMemberCount: optInt.describe(
       "Count of child rows in the same canonical cluster (canonical_id equals the root), excluding the root.",
     ),

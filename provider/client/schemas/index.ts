@@ -33,3 +33,4 @@ export {
   verdictSettingSchema,
 } from "./detection";
 export { errorBodySchema } from "./errorBody";
+export { booleanSchema, commentEditSchema, csvExportOptionsSchema, indicatorOptionsSchema } from "./inputs";

@@ -4,7 +4,7 @@ import { fields, optArrayOf, optBool, optInt, optString, optTimestamp } from "./
 
 export const attachmentSchema = z
   .looseObject({
-    ...fields("id filename contentType data", optString),
+    ...fields(optString, "id filename contentType data"),
     size: optInt,
     createdAt: optTimestamp,
   })

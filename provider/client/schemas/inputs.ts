@@ -1,23 +1,6 @@
-/** Every zod use of the client in one module, loaded on the first call (see lazy.ts). */
+/** The schemas of the client's arguments that are not API objects. */
 import { z } from "zod";
-import { SORT_DIRECTIONS } from "./types";
-
-export {
-  directoryUserListSchema,
-  directoryUserSchema,
-  directoryUserUpdateSchema,
-  hvaRuleCreateSchema,
-  hvaRuleListSchema,
-  hvaRuleSchema,
-  idSchema,
-  identitySchema,
-  integrationCountSchema,
-  integrationFilterSchema,
-  parseInput,
-  parseResponse,
-  threatIndicatorPageSchema,
-  timelineCommentSchema,
-} from "./schemas";
+import { SORT_DIRECTIONS } from "../types";
 
 /** The argument of editTimelineComment. */
 export const commentEditSchema = z.strictObject({
