@@ -12,8 +12,9 @@ import {
   type ConnectionSettings,
 } from "../../config";
 import type { ResourceContext, ResourceImplementation } from "../../resources/framework/context";
+import type { Bag } from "../../resources/framework/definition";
 import { isDefaultProviderName } from "../../resources/framework/names";
-import { nativeResource, type Bag } from "./resources";
+import { RESOURCES } from "../../resources/framework/registry";
 import type { Unwrapped } from "./wire";
 
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
@@ -183,12 +184,8 @@ export class ProviderInstance implements ResourceContext {
 
   /** The implementation of a resource type for this instance, or undefined for an unknown token. */
   implementation(token: string): ResourceImplementation<Bag, Bag> | undefined {
-    let impl = this.#impls.get(token);
-    const type = nativeResource(token);
-    if (!impl && type) {
-      impl = type.make(this);
-      this.#impls.set(token, impl);
-    }
+    const impl = this.#impls.get(token) ?? RESOURCES.find((r) => r.definition.token === token)?.make(this);
+    if (impl) this.#impls.set(token, impl);
     return impl;
   }
 

@@ -5,9 +5,9 @@ import { SecOpsInputError } from "../../client/errors";
 import { didYouMean } from "../../client/options";
 import { FUNCTIONS } from "../../functions/registry";
 import { hideInErrors, type ProviderInstance } from "./instance";
-import { RpcFailure } from "./errors";
+import { RpcFailure } from "./call";
 import { addFailures, fromStruct, proto, toStruct } from "./proto";
-import type { Bag } from "./resources";
+import type { Bag } from "../../resources/framework/definition";
 import { unwrap, wrap } from "./wire";
 
 /** One provider function. */
@@ -25,15 +25,6 @@ export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = Object.fromEntri
   ]),
 );
 
-/** The first argument name `fn` does not know, as an input error. */
-function unknownArgument(fn: NativeFunction, args: Bag): SecOpsInputError | undefined {
-  for (const key of Object.keys(args)) {
-    if (fn.args.includes(key)) continue;
-    return new SecOpsInputError(key, `is not an argument${didYouMean(key, fn.args)}`);
-  }
-  return undefined;
-}
-
 /** Invoke: runs the function of `tok` with this instance's client. */
 export async function invoke(
   instance: ProviderInstance,
@@ -45,8 +36,8 @@ export async function invoke(
   const { values: args, secrets } = hideInErrors(unwrap(fromStruct(req.getArgs())));
   const res = new (proto().provider.InvokeResponse)();
   try {
-    const bad = unknownArgument(fn, args);
-    if (bad) throw bad;
+    const bad = Object.keys(args).find((key) => !fn.args.includes(key));
+    if (bad !== undefined) throw new SecOpsInputError(bad, `is not an argument${didYouMean(bad, fn.args)}`);
     const result = (await instance.guard(async () => fn.call(await instance.client(), args))) as Bag;
     // A result computed from a secret argument is secret too: every property of it.
     res.setReturn(toStruct(secrets.size ? wrap(result, new Set(Object.keys(result ?? {}))) : result));

@@ -5,8 +5,7 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { checkListRequest, listPage, type ListPageRequest } from "../../resources/framework/listing";
-import { runCall, type Message } from "./call";
-import type { CallError } from "./errors";
+import { runCall, type CallError, type Message } from "./call";
 import type { ProviderInstance } from "./instance";
 import { fromStruct, proto } from "./proto";
 import { UNKNOWN } from "../../resources/framework/markers";

@@ -18,20 +18,6 @@ import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
 /** Defined (as `true`) by scripts/bundle-plugin.js in the plugin bundle; absent under plain Node. */
 declare const SECOPS_BUNDLE: boolean | undefined;
 
-/** Everything both sides of the protocol need, loaded once. */
-export interface Proto {
-  grpc: typeof grpcTypes;
-  provider: typeof providerPb;
-  providerGrpc: typeof providerGrpc;
-  engine: typeof enginePb;
-  engineGrpc: typeof engineGrpc;
-  plugin: typeof pluginPb;
-  status: typeof statusPb;
-  struct: typeof structPb;
-  any: typeof anyPb;
-  empty: typeof emptyPb;
-}
-
 /** What the length guard needs of google-protobuf's BinaryReader. */
 interface Reader {
   nextField(): boolean;
@@ -41,11 +27,15 @@ interface Reader {
   getCursor(): number;
 }
 
-type Shared = Pick<Proto, "grpc" | "struct" | "any" | "empty"> & {
-  jspb: { BinaryReader: { prototype: Reader } };
-};
-
 /** grpc-js and google-protobuf (with its well-known types) as the stubs see them. */
+interface Shared {
+  grpc: typeof grpcTypes;
+  jspb: { BinaryReader: { prototype: Reader } };
+  struct: typeof structPb;
+  any: typeof anyPb;
+  empty: typeof emptyPb;
+}
+
 function shared(): Shared {
   if (typeof SECOPS_BUNDLE !== "undefined")
     return {
@@ -99,24 +89,25 @@ function guardReader(reader: { prototype: Reader }): void {
   };
 }
 
-let loaded: Proto | undefined;
-
-/** Loads grpc-js and the stubs on first use (the reader guarded first). */
-export function proto(): Proto {
-  if (loaded) return loaded;
+/** Everything both sides of the protocol need: grpc-js and the stubs (the reader guarded first). */
+function load() {
   const { jspb, ...rest } = shared();
   guardReader(jspb.BinaryReader);
-  loaded = {
+  return {
     ...rest,
-    provider: require("@pulumi/pulumi/proto/provider_pb.js"),
-    providerGrpc: require("@pulumi/pulumi/proto/provider_grpc_pb.js"),
-    engine: require("@pulumi/pulumi/proto/engine_pb.js"),
-    engineGrpc: require("@pulumi/pulumi/proto/engine_grpc_pb.js"),
-    plugin: require("@pulumi/pulumi/proto/plugin_pb.js"),
-    status: require("@pulumi/pulumi/proto/status_pb.js"),
+    provider: require("@pulumi/pulumi/proto/provider_pb.js") as typeof providerPb,
+    providerGrpc: require("@pulumi/pulumi/proto/provider_grpc_pb.js") as typeof providerGrpc,
+    engine: require("@pulumi/pulumi/proto/engine_pb.js") as typeof enginePb,
+    engineGrpc: require("@pulumi/pulumi/proto/engine_grpc_pb.js") as typeof engineGrpc,
+    plugin: require("@pulumi/pulumi/proto/plugin_pb.js") as typeof pluginPb,
+    status: require("@pulumi/pulumi/proto/status_pb.js") as typeof statusPb,
   };
-  return loaded;
 }
+
+let loaded: ReturnType<typeof load> | undefined;
+
+/** {@link load}, on first use only. */
+export const proto = () => (loaded ??= load());
 
 /** A property bag as a protobuf Struct (JSON-safe: undefined, which a Struct cannot carry, is dropped). */
 export function toStruct(o: unknown): structPb.Struct {

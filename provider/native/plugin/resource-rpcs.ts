@@ -1,19 +1,100 @@
 /**
  * Resource RPCs: each unwraps secrets, calls this instance's implementation of the URN's type, and
- * wraps what arrived secret again. API calls run through the instance's guard.
+ * wraps what arrived secret again. API calls run through the instance's guard. Diff details each
+ * changed input: inputs that are also outputs are compared with the last outputs (so drift found by
+ * refresh shows), input-only ones with the old inputs.
  */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
-import { diffResponse, propertyChanges } from "./diff";
-import { RpcFailure } from "./errors";
+import { RpcFailure } from "./call";
 import { ErrorCodes, isSecOpsError } from "../../client/errors";
 import { addFailures, fromStruct, proto, toStruct } from "./proto";
 import type { ResourceImplementation } from "../../resources/framework/context";
-import { outputOnlyGiven } from "../../resources/framework/definition";
-import { nativeResource, type Bag, type NativeResource } from "./resources";
+import { defaultsOf, outputOnlyGiven, type Bag } from "../../resources/framework/definition";
+import { RESOURCES, type RegisteredResource } from "../../resources/framework/registry";
 import { typeOfUrn } from "../../resources/framework/names";
 import { UNKNOWN } from "../../resources/framework/markers";
 import { unwrap, wrap } from "./wire";
+
+/** One native resource type: its definition (names in messages, what replaces, what is output-only). */
+export interface NativeResource extends RegisteredResource {
+  /** Input property names. */
+  inputs: readonly string[];
+  /** Output property names. */
+  outputs: readonly string[];
+  /** The values Check gives inputs left unset (an unset input is no change from its default). */
+  defaults: Readonly<Bag>;
+}
+
+/** The resource the plugin serves for `token`, made from its definition; undefined for another token. */
+export function nativeResource(token: string): NativeResource | undefined {
+  const found = RESOURCES.find((r) => r.definition.token === token);
+  if (!found) return undefined;
+  const { definition } = found;
+  return {
+    ...found,
+    inputs: Object.keys(definition.inputs),
+    outputs: Object.keys(definition.outputs),
+    defaults: defaultsOf(definition),
+  };
+}
+
+/** How a property changed. */
+export type Kind = "ADD" | "DELETE" | "UPDATE";
+
+const present = (v: unknown) => v !== undefined && v !== null;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** How each input changed; a property the implementation replaces is an update if nothing else changed it. */
+export function propertyChanges(
+  type: NativeResource,
+  olds: Bag,
+  oldInputs: Bag,
+  news: Bag,
+  replaces: readonly string[],
+): Map<string, Kind> {
+  const kinds = new Map<string, Kind>();
+  for (const k of type.inputs) {
+    const now = news[k];
+    const wasManaged = present(oldInputs[k] ?? type.defaults[k]);
+    if (!present(now)) {
+      if (wasManaged) kinds.set(k, "DELETE");
+      continue;
+    }
+    const before =
+      type.outputs.includes(k) && present(olds[k]) ? olds[k] : (oldInputs[k] ?? type.defaults[k]);
+    if (!present(before)) kinds.set(k, "ADD");
+    else if (now === UNKNOWN || !same(before, now)) kinds.set(k, "UPDATE");
+  }
+  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
+  return kinds;
+}
+
+/** A DiffResponse: each changed property's kind (`_REPLACE` for `replaces`); `inputDiff` for resources. */
+export function diffResponse(
+  kinds: ReadonlyMap<string, Kind>,
+  {
+    changes = kinds.size > 0,
+    replaces = [] as readonly string[],
+    deleteBeforeReplace = false,
+    inputDiff = false,
+  },
+): providerPb.DiffResponse {
+  const { provider } = proto();
+  const K = provider.PropertyDiff.Kind;
+  const { DIFF_SOME, DIFF_NONE } = provider.DiffResponse.DiffChanges;
+  const res = new provider.DiffResponse()
+    .setChanges(changes ? DIFF_SOME : DIFF_NONE)
+    .setReplacesList([...replaces])
+    .setDeletebeforereplace(deleteBeforeReplace)
+    .setDiffsList([...kinds.keys()])
+    .setHasdetaileddiff(!changes || kinds.size > 0);
+  for (const [k, kind] of kinds) {
+    const d = new provider.PropertyDiff().setKind(replaces.includes(k) ? K[`${kind}_REPLACE`] : K[kind]);
+    res.getDetaileddiffMap().set(k, d.setInputdiff(inputDiff));
+  }
+  return res;
+}
 
 type Impl = ResourceImplementation<Bag, Bag>;
 
