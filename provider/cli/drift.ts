@@ -8,8 +8,7 @@ import { readIgnore } from "../drift/ignore";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
 import { DriftInputError, readManaged } from "../drift/state";
 import { UsageError, collect, count, example } from "./args";
-import { baseUrlOf, keyFrom } from "./common";
-import { checkOutFile } from "./out-file";
+import { baseUrlOf, checkOutFile, keyFrom } from "./common";
 
 /** The command's result, for an exit code other than 0 without an error message. */
 export class ExitStatus extends Error {
@@ -80,14 +79,13 @@ async function run(o: DriftCliOptions, cmd: Command, out: NodeJS.WritableStream)
 async function refusedKey(keys: DriftKey[], baseUrl: string): Promise<string> {
   for (const { name, key } of keys) {
     const c = new SecOpsClient({ apiKey: key, baseUrl });
-    const refused = await c
-      .getIdentity()
-      .then(
-        () => false,
-        (err: unknown) => isSecOpsError(err, ErrorCodes.AUTH),
-      )
-      .finally(() => c.close());
-    if (refused) return name;
+    try {
+      await c.getIdentity();
+    } catch (err) {
+      if (isSecOpsError(err, ErrorCodes.AUTH)) return name;
+    } finally {
+      await c.close();
+    }
   }
   return keys.map((k) => k.name).join(" or $");
 }

@@ -16,10 +16,8 @@ import { readInput } from "../drift/state";
 import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
-import { hvaRuleCommands } from "./hva-rules";
 import { UsageError, collect, example, json, oneOf } from "./args";
-import { cliMessage, client, usage } from "./common";
-import { checkOutFile } from "./out-file";
+import { checkOutFile, cliMessage, client, usage } from "./common";
 import { usersCommand } from "./users";
 
 /** Content types of the image attachments, by extension (else application/octet-stream). */
@@ -78,11 +76,22 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
   whoamiCommand(root, out);
   integrationsCommand(root, out);
   casesCommand(root, out);
-  hvaRuleCommands(hvaCommand(root, out), out);
+  hvaCommand(root, out);
   usersCommand(root, out);
   driftCommand(root, out);
   commentsCommand(root, out);
-  root.addCommand(simCommand());
+  // `secops sim`, as the help lists it. main() hands `secops sim ...` to the simulator's own command
+  // before parsing; this one is reached only after options of `secops` (`secops --base-url u sim`).
+  root
+    .command("sim")
+    .description("Run a local stand-in for the Security Operations Service API (package secops-sim)")
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (_o: unknown, cmd: Command) => {
+      const code = await runSim(process.argv, cmd.args);
+      if (code) throw new ExitStatus(code);
+    });
   return root;
 }
 
@@ -112,30 +121,6 @@ async function runSim(argv: string[], words: string[]): Promise<number | undefin
     return 2;
   }
   return simMain([argv[0], argv[1], ...words], "secops sim");
-}
-
-/**
- * `secops sim`, as the help lists it. main() hands `secops sim ...` to the simulator's own command
- * before parsing; this one is reached only after options of `secops` (`secops --base-url u sim`).
- */
-function simCommand(): Command {
-  return new Command("sim")
-    .description("Run a local stand-in for the Security Operations Service API (package secops-sim)")
-    .helpOption(false)
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(async (_o: unknown, cmd: Command) => {
-      const code = await runSim(process.argv, cmd.args);
-      if (code) throw new ExitStatus(code);
-    });
-}
-
-/** The words `secops sim` runs the simulator with, or undefined for any other command. */
-function simWords(argv: string[]): string[] | undefined {
-  if (argv[2] === "sim") return argv.slice(3);
-  // `secops help sim`: the simulator's help (commander would show this command's own).
-  if (argv[2] === "help" && argv[3] === "sim") return ["--help"];
-  return undefined;
 }
 
 /** `secops whoami`. */
@@ -279,8 +264,9 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
  */
 export async function main(argv: string[]): Promise<number | undefined> {
   try {
-    const words = simWords(argv);
-    if (words) return await runSim(argv, words);
+    if (argv[2] === "sim") return await runSim(argv, argv.slice(3));
+    // `secops help sim`: the simulator's help (commander would show this command's own).
+    if (argv[2] === "help" && argv[3] === "sim") return await runSim(argv, ["--help"]);
     await program().parseAsync(argv);
     return 0;
   } catch (err) {
@@ -301,16 +287,12 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
-/** Ends quietly when standard output is closed early (EPIPE), instead of an unhandled 'error'. */
-function quietOnClosedStdout(): void {
+if (require.main === module) {
+  // Ends quietly when standard output is closed early (EPIPE), instead of an unhandled 'error'.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw err;
   });
-}
-
-if (require.main === module) {
-  quietOnClosedStdout();
   void main(process.argv).then((code) => {
     // `secops sim` keeps serving (undefined): only the commands that ended set the exit status.
     if (code !== undefined) process.exitCode = code;
