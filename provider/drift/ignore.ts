@@ -15,8 +15,6 @@ export interface IgnoreRule {
   where: string;
 }
 
-const isGlob = (p: string) => /[*?]/.test(p);
-
 /** Parses the text of an ignore file (`source` names it in errors). */
 export function parseIgnore(text: string, source = "ignore file"): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
@@ -43,14 +41,12 @@ export function readIgnore(path: string): IgnoreRule[] {
   return parseIgnore(readInput(path), path);
 }
 
-/** The reason an ignore rule gives for this rule, or undefined when none names it. */
+/** The reason an ignore rule gives for this rule (a glob has `*` or `?`), or undefined when none names it. */
 export function ignoredBy(
   rules: readonly IgnoreRule[],
   rule: Pick<HvaRule, "id" | "search">,
 ): string | undefined {
-  for (const r of rules) {
-    if (isGlob(r.pattern) ? globRegExp(r.pattern).test(rule.search ?? "") : r.pattern === rule.id)
-      return r.reason;
-  }
-  return undefined;
+  const names = ({ pattern: p }: IgnoreRule) =>
+    /[*?]/.test(p) ? globRegExp(p).test(rule.search ?? "") : p === rule.id;
+  return rules.find(names)?.reason;
 }

@@ -101,14 +101,6 @@ type Fields = Record<string, { state: unknown; live: unknown }>;
 const emptyTeam = (teamId: string, checked: boolean, managed: number): TeamDrift =>
   ({ teamId, checked, managed, ...Object.fromEntries(LISTS.map(([k]) => [k, []])) }) as unknown as TeamDrift;
 
-/** Sorts a managed object into in sync, drifted or deleted. */
-function place(team: TeamDrift, r: ManagedResource, fields: Fields | null) {
-  const ref = { id: r.id, urn: r.urn };
-  if (fields === null) team.deleted.push(ref);
-  else if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
-  else team.inSync.push(ref);
-}
-
 /** What checking a team needs: the whole state's view and the team's client. */
 interface Check extends StateView {
   client: SecOpsClient;
@@ -141,18 +133,16 @@ async function readEach(
 ): Promise<Map<string, never>> {
   const queue = [...mine];
   const live = new Map<string, never>();
-  const one = async (r: ManagedResource) => {
-    try {
-      live.set(r.id, await def.read(client, r.id));
-    } catch (err) {
-      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+  const worker = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) {
+      try {
+        live.set(r.id, await def.read(client, r.id));
+      } catch (err) {
+        if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+      }
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      for (let r = queue.shift(); r; r = queue.shift()) await one(r);
-    }),
-  );
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
   return live;
 }
 
@@ -168,7 +158,13 @@ async function checkKind(
   const live = listed
     ? new Map(listed.map((o) => [o.id, o.item as never]))
     : await readEach(def, ctx.client, mine, ctx.concurrency);
-  for (const r of mine) place(team, r, live.has(r.id) ? compared(def, r.outputs, live.get(r.id)!) : null);
+  for (const r of mine) {
+    const ref = { id: r.id, urn: r.urn };
+    const fields = live.has(r.id) ? compared(def, r.outputs, live.get(r.id)!) : undefined;
+    if (!fields) team.deleted.push(ref);
+    else if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
+    else team.inSync.push(ref);
+  }
   if (!def.drift.unmanaged || !listed) return [];
   const rules = listed.map((o) => o.item as HvaRule);
   const { ignored, copies, twins, kept } = sortLoose(rules, ctx, team.teamId);

@@ -71,18 +71,6 @@ function managed({ type, urn, id, outputs, provider: ref }: Record<string, unkno
   return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs, ...(provider ? { provider } : {}) }];
 }
 
-/** The managed resources of a parsed `pulumi stack export` document. */
-function fromDeployment(doc: Record<string, unknown>, source: string): ManagedResource[] {
-  if (doc.version !== 3)
-    throw new DriftInputError(
-      `${source}: deployment version ${JSON.stringify(doc.version)} is not supported (version 3, as \`pulumi stack export\` writes it)`,
-    );
-  const deployment = doc.deployment as { resources?: unknown } | undefined;
-  const resources = deployment?.resources ?? [];
-  if (!Array.isArray(resources)) throw new DriftInputError(`${source}: deployment.resources is not a list`);
-  return resources.flatMap((r: Record<string, unknown>) => (r && typeof r === "object" ? managed(r) : []));
-}
-
 /** The text (or bytes) of a file the user named; one that cannot be read is the user's mistake, named. */
 export function readInput(path: string): string;
 export function readInput(path: string, encoding: null): Buffer;
@@ -106,8 +94,15 @@ export function readManaged(path: string): ManagedResource[] {
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc))
     throw new DriftInputError(`${path}: not a state document`);
-  if ("deployment" in doc) return fromDeployment(doc, path);
-  throw new DriftInputError(
-    `${path}: not a \`pulumi stack export\` document (no "deployment"); write one with \`pulumi stack export --file <path>\``,
-  );
+  if (!("deployment" in doc))
+    throw new DriftInputError(
+      `${path}: not a \`pulumi stack export\` document (no "deployment"); write one with \`pulumi stack export --file <path>\``,
+    );
+  if (doc.version !== 3)
+    throw new DriftInputError(
+      `${path}: deployment version ${JSON.stringify(doc.version)} is not supported (version 3, as \`pulumi stack export\` writes it)`,
+    );
+  const resources = (doc.deployment as { resources?: unknown } | undefined)?.resources ?? [];
+  if (!Array.isArray(resources)) throw new DriftInputError(`${path}: deployment.resources is not a list`);
+  return resources.flatMap((r: Record<string, unknown>) => (r && typeof r === "object" ? managed(r) : []));
 }
