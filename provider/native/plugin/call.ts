@@ -10,8 +10,6 @@ import { proto, toStruct } from "./proto";
 
 /** A protocol message. */
 export type Message = { serializeBinary(): Uint8Array };
-/** What a method does with its request. */
-export type Handler = (req: never) => unknown;
 /** A failure as grpc-js sends it. */
 export type CallError = Partial<grpcTypes.ServiceError>;
 
@@ -91,17 +89,4 @@ export function runCall<T>(
       throw callError(err, secrets);
     },
   );
-}
-
-/** A unary grpc-js handler around {@link runCall}. */
-export function unary(
-  instance: ProviderInstance,
-  handler: Handler,
-): grpcTypes.handleUnaryCall<unknown, Message> {
-  return (call, callback) => {
-    runCall(instance, call, handler).then(
-      (res) => callback(null, (res ?? new (proto().empty.Empty)()) as Message),
-      (err: CallError) => callback(err, null),
-    );
-  };
 }

@@ -133,20 +133,6 @@ export async function diffConfig(
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== UNKNOWN ? v : undefined);
 
-/** An apiKey or baseUrl given but unusable is refused, never replaced by the environment's. */
-function given(args: Record<string, unknown>, who: ProviderIdentity | undefined): void {
-  for (const k of CONFIG_PROPERTIES) {
-    const v = args[k];
-    if (v === undefined || v === null || v === UNKNOWN) continue;
-    const what = notNonEmptyString(v);
-    if (what)
-      throw new SecOpsConfigError(
-        `${describeProvider(who)}: its ${k} is ${what}; give a non-empty string`,
-        k,
-      );
-  }
-}
-
 /** What this provider supports: secrets and resources (required once it handshakes; no input takes one). */
 const PROTOCOL = {
   acceptSecrets: true,
@@ -178,7 +164,15 @@ export async function configure(
   if (refusal) throw refusal;
   instance.who = providerOfUrn(req.getUrn()) ?? instance.who;
   const args = unwrap(fromStruct(req.getArgs())).values;
-  given(args, instance.who);
+  // An apiKey or baseUrl given but unusable is refused, never replaced by the environment's.
+  for (const k of CONFIG_PROPERTIES) {
+    const what = absent(args[k]) || args[k] === UNKNOWN ? undefined : notNonEmptyString(args[k]);
+    if (what)
+      throw new SecOpsConfigError(
+        `${describeProvider(instance.who)}: its ${k} is ${what}; give a non-empty string`,
+        k,
+      );
+  }
   const variables = req.getVariablesMap();
   instance.configure(
     { apiKey: text(args.apiKey), baseUrl: text(args.baseUrl) },

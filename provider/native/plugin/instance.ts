@@ -116,9 +116,8 @@ export class ProviderInstance implements ResourceContext {
     this.#settings = settings;
     this.#refused = undefined;
     // A second Configure replaces the client: the old one's pool is closed, never left open.
-    const old = this.#client;
+    void this.close();
     this.#client = undefined;
-    if (old) void old.then((c) => c.close()).catch(() => undefined);
   }
 
   /** This instance's client (made and validated on first use); after a refused key, that one error. */
@@ -192,13 +191,11 @@ export class ProviderInstance implements ResourceContext {
   /** Cancel: in-flight requests end now; later calls fail plainly. */
   async cancel(): Promise<void> {
     this.cancelled = true;
-    const client = this.#client;
-    if (client) await client.then((c) => c.destroy()).catch(() => undefined);
+    await this.#client?.then((c) => c.destroy()).catch(() => undefined);
   }
 
   /** Shutdown: the pool is closed. */
   async close(): Promise<void> {
-    const client = this.#client;
-    if (client) await client.then((c) => c.close()).catch(() => undefined);
+    await this.#client?.then((c) => c.close()).catch(() => undefined);
   }
 }

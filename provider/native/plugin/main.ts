@@ -6,7 +6,7 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import { VERSION } from "../../version";
 import { checkConfig, configure, diffConfig, handshake } from "./config-rpcs";
-import { unary, type Handler } from "./call";
+import { runCall, type CallError, type Message } from "./call";
 import { ProviderInstance, type PluginLog } from "./instance";
 import { invoke } from "./invoke";
 import { list } from "./list";
@@ -51,7 +51,7 @@ const MESSAGE_LIMITS = {
 /** The ResourceProvider methods the plugin implements; grpc-js answers UNIMPLEMENTED for the others. */
 function service(instance: ProviderInstance): grpcTypes.UntypedServiceImplementation {
   const { plugin, provider } = proto();
-  const methods: Record<string, Handler> = {
+  const methods: Record<string, (req: never) => unknown> = {
     handshake: (req: never) => handshake(req),
     getPluginInfo: () => new plugin.PluginInfo().setVersion(VERSION),
     // The package schema: a static require three levels up, so the bundle carries it.
@@ -69,9 +69,15 @@ function service(instance: ProviderInstance): grpcTypes.UntypedServiceImplementa
     invoke: (req) => invoke(instance, req),
     cancel: () => instance.cancel(),
   };
-  const unaries = Object.fromEntries(
-    Object.entries(methods).map(([name, handler]) => [name, unary(instance, handler)]),
-  );
+  // A unary call answers its handler's message (Empty for none), or fails with its status.
+  const unary =
+    (handler: (req: never) => unknown): grpcTypes.handleUnaryCall<unknown, Message> =>
+    (call, callback) =>
+      void runCall(instance, call, handler).then(
+        (res) => callback(null, (res ?? new (proto().empty.Empty)()) as Message),
+        (err: CallError) => callback(err, null),
+      );
+  const unaries = Object.fromEntries(Object.entries(methods).map(([name, h]) => [name, unary(h)]));
   return { ...unaries, list: list(instance) };
 }
 

@@ -45,31 +45,6 @@ export type Kind = "ADD" | "DELETE" | "UPDATE";
 const present = (v: unknown) => v !== undefined && v !== null;
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** How each input changed; a property the implementation replaces is an update if nothing else changed it. */
-export function propertyChanges(
-  type: NativeResource,
-  olds: Bag,
-  oldInputs: Bag,
-  news: Bag,
-  replaces: readonly string[],
-): Map<string, Kind> {
-  const kinds = new Map<string, Kind>();
-  for (const k of type.inputs) {
-    const now = news[k];
-    const wasManaged = present(oldInputs[k] ?? type.defaults[k]);
-    if (!present(now)) {
-      if (wasManaged) kinds.set(k, "DELETE");
-      continue;
-    }
-    const before =
-      type.outputs.includes(k) && present(olds[k]) ? olds[k] : (oldInputs[k] ?? type.defaults[k]);
-    if (!present(before)) kinds.set(k, "ADD");
-    else if (now === UNKNOWN || !same(before, now)) kinds.set(k, "UPDATE");
-  }
-  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
-  return kinds;
-}
-
 /** A DiffResponse: each changed property's kind (`_REPLACE` for `replaces`); `inputDiff` for resources. */
 export function diffResponse(
   kinds: ReadonlyMap<string, Kind>,
@@ -154,7 +129,20 @@ export async function diff(
   const verdict = await instance.guard(() => impl.diff(req.getId(), olds, news));
   if (!verdict.changes) return diffResponse(new Map(), { changes: false });
   const { replaces = [], deleteBeforeReplace } = verdict;
-  const kinds = propertyChanges(resource, olds, oldInputs, news, replaces);
+  // How each input changed; a property the implementation replaces is an update if nothing else changed it.
+  const kinds = new Map<string, Kind>();
+  for (const k of resource.inputs) {
+    const now = news[k];
+    if (!present(now)) {
+      if (present(oldInputs[k] ?? resource.defaults[k])) kinds.set(k, "DELETE");
+      continue;
+    }
+    const before =
+      resource.outputs.includes(k) && present(olds[k]) ? olds[k] : (oldInputs[k] ?? resource.defaults[k]);
+    if (!present(before)) kinds.set(k, "ADD");
+    else if (now === UNKNOWN || !same(before, now)) kinds.set(k, "UPDATE");
+  }
+  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
   return diffResponse(kinds, { changes: true, replaces, deleteBeforeReplace, inputDiff: true });
 }
 
