@@ -4,9 +4,8 @@ import { Option, type Command } from "commander";
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat } from "../drift/format";
-import { readIgnore } from "../drift/ignore";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
-import { DriftInputError, readManaged } from "../drift/state";
+import { DriftInputError, readIgnore, readManaged } from "../drift/state";
 import { UsageError, collect, count, example } from "./args";
 import { baseUrlOf, checkOutFile, keyFrom } from "./common";
 

@@ -11,7 +11,6 @@ import { ErrorCodes, SecOpsApiError } from "../client/errors";
 import { routes } from "../client/routes";
 import type { HvaRule } from "../client/types";
 import { listObjects } from "../resources/framework/listing";
-import { readIgnore, ignoredBy, type IgnoreRule } from "../drift/ignore";
 import {
   HVA_TOKEN,
   adoptionNames,
@@ -21,7 +20,7 @@ import {
   type StateProvider,
 } from "../drift/adopt";
 import { columns } from "../drift/columns";
-import { readManaged, type ManagedResource } from "../drift/state";
+import { ignoredBy, readIgnore, readManaged, type IgnoreRule, type ManagedResource } from "../drift/state";
 import { UsageError, example, json } from "./args";
 import { checkOutFile, client, usage, writeOutFile } from "./common";
 

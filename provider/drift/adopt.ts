@@ -6,8 +6,7 @@ import type { HvaRule } from "../client/types";
 import { namedRules } from "../resources/hva-automation-rule/names";
 import { pendingRecordOf, sameRule } from "../resources/hva-automation-rule/reconcile";
 import { PENDING_ID_PREFIX } from "../resources/framework/runtime";
-import { ignoredBy, type IgnoreRule } from "./ignore";
-import type { ManagedResource } from "./state";
+import { ignoredBy, type IgnoreRule, type ManagedResource } from "./state";
 
 /** The type token of a native rule. */
 export const HVA_TOKEN = "secops:index:HvaAutomationRule";

@@ -19,8 +19,7 @@ import {
   sortLoose,
   type StateView,
 } from "./adopt";
-import type { IgnoreRule } from "./ignore";
-import { DriftInputError, ENCRYPTED, type ManagedResource } from "./state";
+import { DriftInputError, ENCRYPTED, type IgnoreRule, type ManagedResource } from "./state";
 
 /** A managed object, by id (a rule id, or a directory user's id) and the URN that holds it. */
 export interface DriftRef {
@@ -98,19 +97,10 @@ export const isClean = (r: DriftReport) =>
 
 type Fields = Record<string, { state: unknown; live: unknown }>;
 
-const emptyTeam = (teamId: string, checked: boolean, managed: number): TeamDrift =>
-  ({ teamId, checked, managed, ...Object.fromEntries(LISTS.map(([k]) => [k, []])) }) as unknown as TeamDrift;
-
 /** What checking a team needs: the whole state's view and the team's client. */
 interface Check extends StateView {
   client: SecOpsClient;
   concurrency: number;
-}
-
-/** A key and the client made with it. */
-interface Access {
-  key: DriftKey;
-  client: SecOpsClient;
 }
 
 /** The differing fields drift compares, state value against live value; encrypted values are not compared. */
@@ -215,21 +205,6 @@ function adoptCommand(options: DriftOptions, key: DriftKey, teamId: string, pref
   return `secops hva export ${flags.join(" ")} --format typescript --native --out adopt-${teamId}.ts`;
 }
 
-/** The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for. */
-async function teamsOf(clients: Access[]): Promise<Map<string, Access>> {
-  const byTeam = new Map<string, Access>();
-  for (const { key, client } of clients) {
-    const { teamId } = await client.getIdentity();
-    const other = byTeam.get(teamId);
-    if (other)
-      throw new DriftInputError(
-        `$${other.key.name} and $${key.name} are keys of the same team (${teamId}): give one key per team`,
-      );
-    byTeam.set(teamId, { key, client });
-  }
-  return byTeam;
-}
-
 /** Builds the report from the state's managed resources and the live API. */
 export async function driftReport(resources: ManagedResource[], options: DriftOptions): Promise<DriftReport> {
   const progress = options.progress ?? (() => undefined);
@@ -238,7 +213,17 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     client: new SecOpsClient({ apiKey: key.key, baseUrl: options.baseUrl }),
   }));
   try {
-    const byTeam = await teamsOf(clients);
+    // The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for.
+    const byTeam = new Map<string, (typeof clients)[number]>();
+    for (const access of clients) {
+      const { teamId } = await access.client.getIdentity();
+      const other = byTeam.get(teamId);
+      if (other)
+        throw new DriftInputError(
+          `$${other.key.name} and $${access.key.name} are keys of the same team (${teamId}): give one key per team`,
+        );
+      byTeam.set(teamId, access);
+    }
     const real = resources.filter((r) => !r.id.startsWith(PENDING_ID_PREFIX));
     // A resource that recorded no team belongs to the one team checked, when there is one.
     const only = byTeam.size === 1 ? [...byTeam.keys()][0] : "";
@@ -251,7 +236,8 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     for (const [i, teamId] of teamIds.entries()) {
       const mine = real.filter((r) => teamOf(r) === teamId);
       const access = byTeam.get(teamId);
-      const team = emptyTeam(teamId, access !== undefined, mine.length);
+      const lists = Object.fromEntries(LISTS.map(([k]) => [k, []]));
+      const team = { teamId, checked: access !== undefined, managed: mine.length, ...lists } as TeamDrift;
       teams.push(team);
       if (!access) continue;
       progress(`team ${teamId} (${i + 1} of ${teamIds.length}): ${mine.length} managed`);
