@@ -11,9 +11,8 @@ import { ENV_VARS, namedProviderWithoutKey, notNonEmptyString, settingProblem } 
 import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
 import { diffResponse } from "./resource-rpcs";
 import { RpcFailure } from "./call";
-import { addFailures, fromStruct, proto, toStruct } from "./proto";
+import { addFailures, fromStruct, proto, toStruct, unwrap, wrap } from "./proto";
 import { UNKNOWN } from "../../resources/framework/markers";
-import { unwrap, wrap } from "./wire";
 
 /** The provider's config properties. */
 export const CONFIG_PROPERTIES = ["apiKey", "baseUrl"] as const;

@@ -15,7 +15,7 @@ import type { ResourceContext, ResourceImplementation } from "../../resources/fr
 import type { Bag } from "../../resources/framework/definition";
 import { isDefaultProviderName } from "../../resources/framework/names";
 import { RESOURCES } from "../../resources/framework/registry";
-import type { Unwrapped } from "./wire";
+import type { Unwrapped } from "./proto";
 
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
 export type PluginLog = (severity: "info" | "warning" | "error", message: string, urn?: string) => void;
@@ -52,23 +52,6 @@ export function providerOfUrn(urn: string | undefined): ProviderIdentity | undef
 export function describeProvider(who: ProviderIdentity | undefined): string {
   if (!who) return "the secops provider";
   return who.isDefault ? "the default secops provider" : `the secops provider ${JSON.stringify(who.name)}`;
-}
-
-/** A refused key (401) as one error naming the provider, the setting and the fix (not one per resource). */
-function keyRefused(
-  who: ProviderIdentity | undefined,
-  err: { method?: string; path?: string },
-): SecOpsConfigError {
-  const where =
-    err.method && err.path ? ` (${err.method} ${err.path} answered 401)` : " (the API answered 401)";
-  const fix =
-    who && !who.isDefault
-      ? "Set apiKey on the provider to a valid API key of its team"
-      : `Set a valid API key with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or the ${ENV_VARS.apiKey} environment variable${who ? "" : " (or apiKey on an explicit provider)"}`;
-  return new SecOpsConfigError(
-    `${describeProvider(who)} was refused by the API: its apiKey is not a valid key${where}. ${fix}`,
-    "apiKey",
-  );
 }
 
 /** One provider instance: the ResourceContext of its resources' implementations. */
@@ -138,14 +121,24 @@ export class ProviderInstance implements ResourceContext {
     return this.#client;
   }
 
-  /** Runs a call that needs the API; a 401 becomes {@link keyRefused}'s error, given to every later call. */
+  /**
+   * Runs a call that needs the API; a refused key (401) becomes one error naming the provider, the
+   * setting and the fix, given to every later call (not one per resource).
+   */
   async guard<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      if (isSecOpsError(err, ErrorCodes.AUTH) && err.status === 401)
-        throw (this.#refused ??= keyRefused(this.who, err));
-      throw err;
+      if (!isSecOpsError(err, ErrorCodes.AUTH) || err.status !== 401) throw err;
+      const who = this.who;
+      const where =
+        err.method && err.path ? ` (${err.method} ${err.path} answered 401)` : " (the API answered 401)";
+      const fix =
+        who && !who.isDefault
+          ? "Set apiKey on the provider to a valid API key of its team"
+          : `Set a valid API key with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or the ${ENV_VARS.apiKey} environment variable${who ? "" : " (or apiKey on an explicit provider)"}`;
+      const message = `${describeProvider(who)} was refused by the API: its apiKey is not a valid key${where}. ${fix}`;
+      throw (this.#refused ??= new SecOpsConfigError(message, "apiKey"));
     }
   }
 

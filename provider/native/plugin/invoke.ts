@@ -1,29 +1,21 @@
 /** Invoke: the data sources' bodies; a bad argument is a CheckFailure naming it, before any request. */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import type { SecOpsClient } from "../../client/client";
 import { SecOpsInputError } from "../../client/errors";
 import { didYouMean } from "../../client/options";
 import { FUNCTIONS } from "../../functions/registry";
 import { hideInErrors, type ProviderInstance } from "./instance";
 import { RpcFailure } from "./call";
-import { addFailures, fromStruct, proto, toStruct } from "./proto";
-import type { Bag } from "../../resources/framework/definition";
-import { unwrap, wrap } from "./wire";
+import { addFailures, fromStruct, proto, toStruct, unwrap, wrap } from "./proto";
+import type { Bag, FunctionDefinition } from "../../resources/framework/definition";
 
-/** One provider function. */
-export interface NativeFunction {
-  /** Argument names (the schema's inputs). */
-  args: readonly string[];
-  call(client: SecOpsClient, args: Bag): Promise<unknown>;
-}
-
-/** Every function the plugin serves, by token (from the data sources' definitions). */
-export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = Object.fromEntries(
-  FUNCTIONS.map((f) => [
-    f.token,
-    { args: Object.keys(f.inputs?.properties ?? {}), call: (c, a) => f.call(c, a) },
-  ]),
-);
+/** Every function the plugin serves, by token (from the data sources' definitions), with its argument names. */
+export const NATIVE_FUNCTIONS: Record<string, { args: string[]; call: FunctionDefinition["call"] }> =
+  Object.fromEntries(
+    FUNCTIONS.map((f) => [
+      f.token,
+      { args: Object.keys(f.inputs?.properties ?? {}), call: (c, a) => f.call(c, a) },
+    ]),
+  );
 
 /** Invoke: runs the function of `tok` with this instance's client. */
 export async function invoke(

@@ -9,7 +9,6 @@ import { checkConfig, configure, diffConfig, handshake } from "./config-rpcs";
 import { runCall, type CallError, type Message } from "./call";
 import { ProviderInstance, type PluginLog } from "./instance";
 import { invoke } from "./invoke";
-import { list } from "./list";
 import { proto } from "./proto";
 import * as rpc from "./resource-rpcs";
 
@@ -78,7 +77,7 @@ function service(instance: ProviderInstance): grpcTypes.UntypedServiceImplementa
         (err: CallError) => callback(err, null),
       );
   const unaries = Object.fromEntries(Object.entries(methods).map(([name, h]) => [name, unary(h)]));
-  return { ...unaries, list: list(instance) };
+  return { ...unaries, list: rpc.list(instance) };
 }
 
 /** Messages to the engine's Log service (with the URN), or to stderr without an engine. */

@@ -1,7 +1,10 @@
 /**
  * Pulumi's gRPC stubs (`@pulumi/pulumi/proto/*`) with the grpc-js and google-protobuf they were
  * generated for, resolved from @pulumi/pulumi's own folder so stubs and server share one instance (the
- * bundle uses static requires, which scripts/bundle-plugin.js resolves from that same folder).
+ * bundle uses static requires, which scripts/bundle-plugin.js resolves from that same folder); and the
+ * values they carry: property bags as Structs, with secrets as the engine sends them (signature
+ * objects). Implementations see plain values, and what arrived secret is wrapped again in what goes
+ * back, so a secret input stays secret in state.
  */
 import { dirname } from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -14,6 +17,7 @@ import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type * as anyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
+import { SECRET_SIG, SIG_KEY } from "../../resources/framework/markers";
 
 /** Defined (as `true`) by scripts/bundle-plugin.js in the plugin bundle; absent under plain Node. */
 declare const SECOPS_BUNDLE: boolean | undefined;
@@ -127,4 +131,44 @@ export function addFailures(
 ): void {
   for (const f of failures)
     res.addFailures(new (proto().provider.CheckFailure)().setProperty(f.property ?? "").setReason(f.reason));
+}
+
+/** A value wrapped as a secret. */
+export const secretOf = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SECRET_SIG, value });
+
+/** Plain values, and the top-level properties that held a secret anywhere inside. */
+export interface Unwrapped {
+  values: Record<string, unknown>;
+  secrets: Set<string>;
+}
+
+/** `v` without secret wrappers; `found.secret` set when it had one. */
+function strip(v: unknown, found: { secret: boolean }): unknown {
+  if (Array.isArray(v)) return v.map((x) => strip(x, found));
+  if (v === null || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  if (o[SIG_KEY] !== SECRET_SIG)
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, strip(x, found)]));
+  found.secret = true; // a secret signature object
+  return strip(o.value, found);
+}
+
+/** Removes secret wrappers, remembering which top-level properties carried one. */
+export function unwrap(bag: Record<string, unknown>, also: Iterable<string> = []): Unwrapped {
+  const secrets = new Set(also);
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(bag)) {
+    const found = { secret: false };
+    values[k] = strip(v, found);
+    if (found.secret) secrets.add(k);
+  }
+  return { values, secrets };
+}
+
+/** Wraps the named properties as secrets. */
+export function wrap(bag: Record<string, unknown>, secrets: ReadonlySet<string>): Record<string, unknown> {
+  if (secrets.size === 0) return bag;
+  return Object.fromEntries(
+    Object.entries(bag).map(([k, v]) => [k, secrets.has(k) && v !== undefined ? secretOf(v) : v]),
+  );
 }

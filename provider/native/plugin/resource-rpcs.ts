@@ -2,19 +2,22 @@
  * Resource RPCs: each unwraps secrets, calls this instance's implementation of the URN's type, and
  * wraps what arrived secret again. API calls run through the instance's guard. Diff details each
  * changed input: inputs that are also outputs are compared with the last outputs (so drift found by
- * refresh shows), input-only ones with the old inputs.
+ * refresh shows), input-only ones with the old inputs. List (server streaming) answers a page per call
+ * (resources/framework/listing.ts); a query holding an unknown value answers a single `Computed`; a bad
+ * query or limit, a refused key or role fail: never an empty list.
  */
+import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
-import { RpcFailure } from "./call";
+import { RpcFailure, runCall, type CallError, type Message } from "./call";
 import { ErrorCodes, isSecOpsError } from "../../client/errors";
-import { addFailures, fromStruct, proto, toStruct } from "./proto";
+import { addFailures, fromStruct, proto, toStruct, unwrap, wrap } from "./proto";
 import type { ResourceImplementation } from "../../resources/framework/context";
 import { defaultsOf, outputOnlyGiven, type Bag } from "../../resources/framework/definition";
+import { checkListRequest, listPage, type ListPageRequest } from "../../resources/framework/listing";
 import { RESOURCES, type RegisteredResource } from "../../resources/framework/registry";
 import { typeOfUrn } from "../../resources/framework/names";
 import { UNKNOWN } from "../../resources/framework/markers";
-import { unwrap, wrap } from "./wire";
 
 /** One native resource type: its definition (names in messages, what replaces, what is output-only). */
 export interface NativeResource extends RegisteredResource {
@@ -225,4 +228,50 @@ export async function remove(instance: ProviderInstance, req: providerPb.DeleteR
   const { impl } = resolve(instance, req.getUrn(), req.getType());
   const olds = unwrapHidden(req.getProperties()).values;
   await instance.guard(() => impl.delete(req.getId(), olds));
+}
+
+/** True when `v` holds the engine's unknown value anywhere. */
+function holdsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(holdsUnknown);
+  return v !== null && typeof v === "object" && Object.values(v).some(holdsUnknown);
+}
+
+/** The answers of one call: a Computed, or the page's results and its continuation. */
+async function answers(instance: ProviderInstance, req: providerPb.ListRequest): Promise<Message[]> {
+  const { provider } = proto();
+  const R = provider.ListResponse;
+  const query = unwrap(fromStruct(req.getQuery())).values;
+  const page: ListPageRequest = {
+    token: req.getToken(),
+    query,
+    limit: Number(req.getLimit()),
+    pageSize: Number(req.getPageSize()),
+    continuation: req.getContinuationToken(),
+  };
+  if (holdsUnknown(query)) {
+    // The keys are known even when a value is not: an unknown key is refused all the same.
+    checkListRequest({ ...page, query: Object.fromEntries(Object.keys(query).map((k) => [k, undefined])) });
+    return [new R().setComputed(new R.Computed())];
+  }
+  const { results, continuation } = await instance.guard(async () => listPage(await instance.client(), page));
+  const out: Message[] = results.map(({ id, name }) =>
+    new R().setResult(new R.Result().setId(id).setName(name)),
+  );
+  if (continuation)
+    out.push(new R().setContinuation(new R.Continuation().setContinuationToken(continuation)));
+  return out;
+}
+
+/** The List handler: every answer written, then the end; a failure as the call's status. */
+export function list(instance: ProviderInstance): grpcTypes.handleServerStreamingCall<unknown, Message> {
+  return (call) => {
+    runCall(instance, call, (req: providerPb.ListRequest) => answers(instance, req)).then(
+      (batch) => {
+        for (const message of batch) if (!call.cancelled) call.write(message);
+        call.end();
+      },
+      (err: CallError) => call.emit("error", err),
+    );
+  };
 }
