@@ -9,6 +9,8 @@ import {
   INTEGRATION_TYPES,
   SERVICE_PROVIDER_SCOPES,
   type Detection,
+  type DirectoryUser,
+  type DirectoryUserUpdate,
   type TimelineComment,
 } from "../client/types";
 import { columns } from "../drift/columns";
@@ -16,9 +18,8 @@ import { readInput } from "../drift/state";
 import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
-import { UsageError, collect, example, json, oneOf } from "./args";
+import { UsageError, bool, collect, example, json, oneOf } from "./args";
 import { checkOutFile, cliMessage, client, usage } from "./common";
-import { usersCommand } from "./users";
 
 /** Content types of the image attachments, by extension (else application/octet-stream). */
 const MIME: Record<string, string> = {
@@ -210,10 +211,7 @@ function casesCommand(root: Command, out: NodeJS.WritableStream): void {
     )
     .action(async (o, cmd: Command) => {
       const c = client(cmd);
-      if (!o.out) {
-        await pipeline(await c.exportCasesCsv(), out);
-        return;
-      }
+      if (!o.out) return pipeline(await c.exportCasesCsv(), out);
       await checkOutFile(o.out, o.force === true, "cases.csv");
       // On a terminal, a live byte count (every 200 ms at most); else just the final line.
       const tty = process.stderr.isTTY;
@@ -225,6 +223,83 @@ function casesCommand(root: Command, out: NodeJS.WritableStream): void {
       };
       const { bytes } = await c.exportCasesCsvToFile(o.out, tty ? progress : undefined);
       process.stderr.write(`${tty && shown ? "\r\x1b[K" : ""}wrote ${bytes} bytes to ${o.out}\n`);
+    });
+}
+
+/** The flags the API lets a caller set, as option names and field names. */
+const FLAGS = [
+  ["--needs-chat-ops-welcome", "needsChatOpsWelcome"],
+  ["--chat-ops-onboarding-user", "chatOpsOnboardingUser"],
+  ["--credentials-exposed", "credentialsExposed"],
+] as const;
+
+const flag = (u: DirectoryUser, f: (typeof FLAGS)[number][1]) =>
+  u[f] === undefined || u[f] === null ? "-" : String(u[f]);
+
+/** One user: its id, email, team and the three flags, one per line. */
+function userText(u: DirectoryUser): string {
+  return [
+    `${u.id} ${u.email ?? "(no email)"} (${u.displayName ?? "no name"}) in team ${u.teamId ?? "?"}`,
+    ...FLAGS.map(([, f]) => `  ${f}: ${flag(u, f)}`),
+    "",
+  ].join("\n");
+}
+
+/** The users as a table with a closing count line. */
+function userTable(users: DirectoryUser[]): string {
+  const rows = users.map((u) => [u.id, u.email ?? "", ...FLAGS.map(([, f]) => flag(u, f))]);
+  return `${columns([["ID", "EMAIL", ...FLAGS.map(([, f]) => f)], ...rows]).join("\n")}\n${users.length} users\n`;
+}
+
+/** `secops users list|get|update`: the team's directory users and their three flags. */
+function usersCommand(root: Command, out: NodeJS.WritableStream): void {
+  const users = root
+    .command("users")
+    .description(
+      "Directory users of the key's team: list them, show one, set its chat-ops and exposure flags.",
+    )
+    .addHelpText("after", example("secops users list", "secops users get du-team-acme-005 --json"));
+  users
+    .command("list")
+    .description("list the team's directory users and their flags")
+    .option("--json", "print JSON")
+    .addHelpText("after", example("secops users list", "secops users list --json | jq length"))
+    .action(async (o: { json?: boolean }, cmd: Command) => {
+      const list = await client(cmd).listDirectoryUsers();
+      out.write(o.json ? json(list) : userTable(list));
+    });
+  users
+    .command("get <id>")
+    .description("show one directory user")
+    .option("--json", "print the whole user as JSON")
+    .addHelpText(
+      "after",
+      example("secops users get du-team-acme-005", "secops users get du-team-acme-005 --json"),
+    )
+    .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
+      const u = await client(cmd).getDirectoryUser(id);
+      out.write(o.json ? json(u) : userText(u));
+    });
+  const update = users
+    .command("update <id>")
+    .description("set a directory user's flags (only those given change)")
+    .option("--json", "print the whole user as JSON");
+  for (const [name, field] of FLAGS) update.option(`${name} <bool>`, `${field}: true or false`, bool(name));
+  update
+    .addHelpText(
+      "after",
+      example(
+        "secops users update du-team-acme-005 --needs-chat-ops-welcome false",
+        "secops users update du-team-acme-005 --credentials-exposed false --json",
+      ),
+    )
+    .action(async (id: string, o: DirectoryUserUpdate & { json?: boolean }, cmd: Command) => {
+      const change: DirectoryUserUpdate = {};
+      for (const [, f] of FLAGS) if (o[f] !== undefined) change[f] = o[f];
+      if (Object.keys(change).length === 0)
+        throw new UsageError(`give at least one of ${FLAGS.map(([n]) => n).join(", ")}`);
+      const u = await client(cmd).updateDirectoryUser(id, change);
+      out.write(o.json ? json(u) : userText(u));
     });
 }
 
