@@ -97,23 +97,6 @@ export const isClean = (r: DriftReport) =>
 
 type Fields = Record<string, { state: unknown; live: unknown }>;
 
-/** What checking a team needs: the whole state's view and the team's client. */
-interface Check extends StateView {
-  client: SecOpsClient;
-  concurrency: number;
-}
-
-/** The differing fields drift compares, state value against live value; encrypted values are not compared. */
-function compared(def: ResourceDefinition<never>, outputs: Record<string, unknown>, live: never): Fields {
-  const fields: Fields = {};
-  for (const [f, get] of Object.entries(def.drift.fields)) {
-    const state = outputs[f];
-    const skip = state === undefined || state === ENCRYPTED || (def.drift.managedOnly && state === null);
-    if (!skip && state !== get(live)) fields[f] = { state, live: get(live) };
-  }
-  return fields;
-}
-
 /** The live objects of `mine`, by id, read one at a time (`concurrency` at once); a missing one is absent. */
 async function readEach(
   def: ResourceDefinition<never>,
@@ -141,7 +124,7 @@ async function checkKind(
   def: ResourceDefinition<never>,
   team: TeamDrift,
   once: ManagedResource[],
-  ctx: Check,
+  ctx: StateView & { client: SecOpsClient; concurrency: number },
 ) {
   const mine = once.filter((r) => r.kind === def.name);
   const listed = def.drift.live === "list" ? await listObjects(ctx.client, def.token) : undefined;
@@ -150,9 +133,18 @@ async function checkKind(
     : await readEach(def, ctx.client, mine, ctx.concurrency);
   for (const r of mine) {
     const ref = { id: r.id, urn: r.urn };
-    const fields = live.has(r.id) ? compared(def, r.outputs, live.get(r.id)!) : undefined;
-    if (!fields) team.deleted.push(ref);
-    else if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
+    if (!live.has(r.id)) {
+      team.deleted.push(ref);
+      continue;
+    }
+    // The differing fields, state value against live value; encrypted values are not compared.
+    const fields: Fields = {};
+    for (const [f, get] of Object.entries(def.drift.fields)) {
+      const state = r.outputs[f];
+      const skip = state === undefined || state === ENCRYPTED || (def.drift.managedOnly && state === null);
+      if (!skip && state !== get(live.get(r.id)!)) fields[f] = { state, live: get(live.get(r.id)!) };
+    }
+    if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
     else team.inSync.push(ref);
   }
   if (!def.drift.unmanaged || !listed) return [];
@@ -180,7 +172,15 @@ function adoptions(
         ...ruleRow(rule),
         import: importLine(name, rule.id, explicit, provider, team.teamId),
       });
-    if (team.unmanaged.length) team.adopt = adoptCommand(options, key, team.teamId, prefix);
+    if (!team.unmanaged.length) continue;
+    // The `secops hva export` line adopting exactly the team's unmanaged rules, under the report's names.
+    const flags = [
+      `--state ${options.state ?? "<state file>"}`,
+      ...(key.name === "SECOPS_API_KEY" ? [] : [`--api-key-env ${key.name}`]),
+      ...(options.ignoreFile ? [`--ignore ${options.ignoreFile}`] : []),
+      ...(prefix ? [`--name-prefix ${prefix}`] : []),
+    ];
+    team.adopt = `secops hva export ${flags.join(" ")} --format typescript --native --out adopt-${team.teamId}.ts`;
   }
 }
 
@@ -192,17 +192,6 @@ function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
   const holders = new Map<string, string[]>();
   for (const r of resources) holders.set(objectOf(r), [...(holders.get(objectOf(r)) ?? []), r.urn]);
   return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
-}
-
-/** The `secops hva export` line adopting exactly the team's unmanaged rules, under the report's names. */
-function adoptCommand(options: DriftOptions, key: DriftKey, teamId: string, prefix: string): string {
-  const flags = [
-    `--state ${options.state ?? "<state file>"}`,
-    ...(key.name === "SECOPS_API_KEY" ? [] : [`--api-key-env ${key.name}`]),
-    ...(options.ignoreFile ? [`--ignore ${options.ignoreFile}`] : []),
-    ...(prefix ? [`--name-prefix ${prefix}`] : []),
-  ];
-  return `secops hva export ${flags.join(" ")} --format typescript --native --out adopt-${teamId}.ts`;
 }
 
 /** Builds the report from the state's managed resources and the live API. */
