@@ -96,9 +96,6 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
   return root;
 }
 
-/** The simulator package's entry point (typed here: the provider does not depend on the package). */
-type SimMain = (argv: string[], name: string) => Promise<number | undefined>;
-
 /**
  * What `secops sim` says when the simulator package is not installed (exit 2). Neither package is on
  * the registry yet: the tarball a checkout packs is named too.
@@ -112,9 +109,10 @@ export const SIM_MISSING =
  * issue 41), loaded here and nowhere else, so that no other command loads the simulator.
  */
 async function runSim(argv: string[], words: string[]): Promise<number | undefined> {
-  let simMain: SimMain;
+  // The simulator package's entry point, typed here: the provider does not depend on the package.
+  let simMain: (argv: string[], name: string) => Promise<number | undefined>;
   try {
-    ({ simMain } = require("secops-sim/cli") as { simMain: SimMain });
+    ({ simMain } = require("secops-sim/cli") as { simMain: typeof simMain });
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND";
     if (!missing || !(err as Error).message.includes("'secops-sim/cli'")) throw err;

@@ -15,7 +15,7 @@ import type { ResourceContext, ResourceImplementation } from "../../resources/fr
 import type { Bag } from "../../resources/framework/definition";
 import { isDefaultProviderName } from "../../resources/framework/names";
 import { RESOURCES } from "../../resources/framework/registry";
-import type { Unwrapped } from "./proto";
+import type { unwrap } from "./proto";
 
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
 export type PluginLog = (severity: "info" | "warning" | "error", message: string, urn?: string) => void;
@@ -24,7 +24,7 @@ export type PluginLog = (severity: "info" | "warning" | "error", message: string
 export const currentCall = new AsyncLocalStorage<{ urn: string; secrets: Set<string> }>();
 
 /** Keeps the secret strings of `bag` out of the current call's error text; returns `bag`. */
-export function hideInErrors(bag: Unwrapped): Unwrapped {
+export function hideInErrors(bag: ReturnType<typeof unwrap>): ReturnType<typeof unwrap> {
   const call = currentCall.getStore();
   const add = (v: unknown): void => {
     if (typeof v === "string") {

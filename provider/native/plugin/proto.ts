@@ -136,12 +136,6 @@ export function addFailures(
 /** A value wrapped as a secret. */
 export const secretOf = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SECRET_SIG, value });
 
-/** Plain values, and the top-level properties that held a secret anywhere inside. */
-export interface Unwrapped {
-  values: Record<string, unknown>;
-  secrets: Set<string>;
-}
-
 /** `v` without secret wrappers; `found.secret` set when it had one. */
 function strip(v: unknown, found: { secret: boolean }): unknown {
   if (Array.isArray(v)) return v.map((x) => strip(x, found));
@@ -153,8 +147,8 @@ function strip(v: unknown, found: { secret: boolean }): unknown {
   return strip(o.value, found);
 }
 
-/** Removes secret wrappers, remembering which top-level properties carried one. */
-export function unwrap(bag: Record<string, unknown>, also: Iterable<string> = []): Unwrapped {
+/** The plain values, and the top-level properties that held a secret anywhere inside (and `also`). */
+export function unwrap(bag: Record<string, unknown>, also: Iterable<string> = []) {
   const secrets = new Set(also);
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(bag)) {
