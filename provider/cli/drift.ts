@@ -4,12 +4,10 @@ import { Option, type Command } from "commander";
 import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat } from "../drift/format";
-import { readIgnore } from "../drift/ignore";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
-import { DriftInputError, readManaged } from "../drift/state";
+import { DriftInputError, readIgnore, readManaged } from "../drift/state";
 import { UsageError, collect, count, example } from "./args";
-import { baseUrlOf, keyFrom } from "./common";
-import { checkOutFile } from "./out-file";
+import { baseUrlOf, checkOutFile, keyFrom } from "./common";
 
 /** The command's result, for an exit code other than 0 without an error message. */
 export class ExitStatus extends Error {
@@ -45,34 +43,6 @@ interface DriftCliOptions {
   jsonOut?: string;
 }
 
-async function run(o: DriftCliOptions, cmd: Command, out: NodeJS.WritableStream) {
-  const baseUrl = baseUrlOf(cmd);
-  const keys = keysFrom(o.keyEnv);
-  // A report file replaces the last run's (it is an output of CI), but its folder must exist.
-  if (o.jsonOut) await checkOutFile(o.jsonOut, true, "drift.json", "--json-out");
-  try {
-    const resources = readManaged(o.state);
-    const ignore = o.ignore ? readIgnore(o.ignore) : [];
-    const progress = (line: string) =>
-      process.stderr.isTTY && process.stderr.write(`secops drift: ${line}\n`);
-    const report = await driftReport(resources, {
-      baseUrl,
-      keys,
-      ignore,
-      ignoreFile: o.ignore,
-      progress,
-      state: o.state,
-    });
-    if (o.jsonOut) await writeFile(o.jsonOut, formatDrift(report, "json"));
-    out.write(formatDrift(report, o.format, { rows: o.maxRows, jsonFile: o.jsonOut }));
-    if (!isClean(report)) throw new ExitStatus(3);
-  } catch (err) {
-    if (err instanceof DriftInputError) throw new UsageError(err.message);
-    if (isSecOpsError(err, ErrorCodes.AUTH)) keyFrom(await refusedKey(keys, baseUrl));
-    throw err;
-  }
-}
-
 /**
  * The variable whose key the API refused (asked only after a refusal): the first refused again, as the
  * report stops at the first; all names when every key passes now.
@@ -80,14 +50,13 @@ async function run(o: DriftCliOptions, cmd: Command, out: NodeJS.WritableStream)
 async function refusedKey(keys: DriftKey[], baseUrl: string): Promise<string> {
   for (const { name, key } of keys) {
     const c = new SecOpsClient({ apiKey: key, baseUrl });
-    const refused = await c
-      .getIdentity()
-      .then(
-        () => false,
-        (err: unknown) => isSecOpsError(err, ErrorCodes.AUTH),
-      )
-      .finally(() => c.close());
-    if (refused) return name;
+    try {
+      await c.getIdentity();
+    } catch (err) {
+      if (isSecOpsError(err, ErrorCodes.AUTH)) return name;
+    } finally {
+      await c.close();
+    }
   }
   return keys.map((k) => k.name).join(" or $");
 }
@@ -125,5 +94,31 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
         "secops drift --state stack.json --key-env TEAM_A_KEY --key-env TEAM_B_KEY --format markdown --json-out drift.json >> $GITHUB_STEP_SUMMARY",
       )}`,
     )
-    .action((o, cmd: Command) => run(o, cmd, out));
+    .action(async (o: DriftCliOptions, cmd: Command) => {
+      const baseUrl = baseUrlOf(cmd);
+      const keys = keysFrom(o.keyEnv);
+      // A report file replaces the last run's (it is an output of CI), but its folder must exist.
+      if (o.jsonOut) await checkOutFile(o.jsonOut, true, "drift.json", "--json-out");
+      try {
+        const resources = readManaged(o.state);
+        const ignore = o.ignore ? readIgnore(o.ignore) : [];
+        const progress = (line: string) =>
+          process.stderr.isTTY && process.stderr.write(`secops drift: ${line}\n`);
+        const report = await driftReport(resources, {
+          baseUrl,
+          keys,
+          ignore,
+          ignoreFile: o.ignore,
+          progress,
+          state: o.state,
+        });
+        if (o.jsonOut) await writeFile(o.jsonOut, formatDrift(report, "json"));
+        out.write(formatDrift(report, o.format, { rows: o.maxRows, jsonFile: o.jsonOut }));
+        if (!isClean(report)) throw new ExitStatus(3);
+      } catch (err) {
+        if (err instanceof DriftInputError) throw new UsageError(err.message);
+        if (isSecOpsError(err, ErrorCodes.AUTH)) keyFrom(await refusedKey(keys, baseUrl));
+        throw err;
+      }
+    });
 }

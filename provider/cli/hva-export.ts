@@ -1,26 +1,28 @@
 /**
- * `secops hva export`: the team's rules as a `pulumi import --file` JSON or a TypeScript program
+ * `secops hva list|get|create|enable|disable` (a rule made here is unmanaged: no resource holds it),
+ * and `secops hva export`: the team's rules as a `pulumi import --file` JSON or a TypeScript program
  * (native with `import`, or dynamic with `adoptExisting`). With `--state`, only rules no resource holds
  * (copies never), under names none has, through the team's explicit provider if the state has them:
  * an adoption never holds a rule twice, nor through another team's key.
  */
 import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
+import { apiError } from "../client/errors";
+import { routes } from "../client/routes";
 import type { HvaRule } from "../client/types";
-import { readIgnore, ignoredBy, type IgnoreRule } from "../drift/ignore";
+import { listObjects } from "../resources/framework/listing";
 import {
   HVA_TOKEN,
   adoptionNames,
   hasExplicitProviders,
-  listRules,
   providerOfTeam,
   sortLoose,
   type StateProvider,
 } from "../drift/adopt";
-import { readManaged, type ManagedResource } from "../drift/state";
-import { UsageError, example } from "./args";
-import { client, usage } from "./common";
-import { checkOutFile, writeOutFile } from "./out-file";
+import { columns } from "../drift/columns";
+import { ignoredBy, readIgnore, readManaged, type IgnoreRule, type ManagedResource } from "../drift/state";
+import { UsageError, example, json } from "./args";
+import { checkOutFile, client, usage, writeOutFile } from "./common";
 
 export { ruleName } from "../resources/hva-automation-rule/names";
 
@@ -89,7 +91,8 @@ async function exported(
   o: ExportOptions,
   ignore: IgnoreRule[],
 ): Promise<{ rules: Named; provider?: StateProvider; left: string[] }> {
-  const live = await listRules(api);
+  // Every live rule of the key's team, in id order: the same listing as the plugin's `List`.
+  const live = (await listObjects<HvaRule>(api, HVA_TOKEN)).map((o) => o.item);
   const ignored = live.filter((r) => ignoredBy(ignore, r) !== undefined).map((r) => r.id);
   const left = ignored.length ? [`${ignored.length} ignored rule(s) (${ignored.join(", ")})`] : [];
   const teamId = resources ? (await api.getIdentity()).teamId : "";
@@ -126,8 +129,11 @@ function checkOptions(o: ExportOptions, resources: ManagedResource[] | undefined
   return o.ignore ? usage("--ignore ", () => readIgnore(o.ignore!)) : [];
 }
 
-/** `secops hva export`. */
-export function hvaCommand(root: Command, out: NodeJS.WritableStream): Command {
+const ruleText = (r: HvaRule) =>
+  `${r.id} ${r.searchField ?? "?"} ${JSON.stringify(r.search ?? "")} ${r.enabled ? "enabled" : "disabled"} in team ${r.teamId ?? "?"}\n`;
+
+/** `secops hva`. */
+export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
   const hva = root
     .command("hva")
     .description("High-value-asset automation rules: adopt the existing ones into Pulumi.");
@@ -171,8 +177,7 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): Command {
       const resources = o.state ? usage("--state ", () => readManaged(o.state)) : undefined;
       const ignore = checkOptions(o, resources);
       const api = client(cmd);
-      const found = exported(api, resources, o, ignore).finally(() => api.close());
-      const { rules, provider, left } = await found;
+      const { rules, provider, left } = await exported(api, resources, o, ignore).finally(() => api.close());
       for (const l of left) process.stderr.write(`secops hva export: left out ${l}\n`);
       const text =
         o.format === "import"
@@ -182,5 +187,53 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): Command {
       await writeOutFile(o.out, text, Boolean(o.force), "adopt.ts");
       process.stderr.write(`wrote ${rules.length} rule(s) to ${o.out}\n`);
     });
-  return hva;
+  hva.addHelpText("after", example("secops hva list --json", "secops hva export"));
+  hva
+    .command("list")
+    .description("list the team's rules")
+    .option("--json", "print JSON")
+    .addHelpText("after", example("secops hva list", "secops hva list --json | jq length"))
+    .action(async (o: { json?: boolean }, cmd: Command) => {
+      const rules = await client(cmd).listHvaRules();
+      const rows = rules.map((r) => [r.id, r.searchField ?? "", r.search ?? "", String(r.enabled)]);
+      out.write(
+        o.json
+          ? json(rules)
+          : `${columns([["ID", "FIELD", "SEARCH", "ENABLED"], ...rows]).join("\n")}\n${rules.length} rules\n`,
+      );
+    });
+  hva
+    .command("get <id>")
+    .description("show one rule")
+    .option("--json", "print JSON")
+    .addHelpText("after", example("secops hva get hva-0001-3817e8 --json"))
+    .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
+      const rule = await client(cmd).getHvaRule(id);
+      if (!rule) throw apiError("GET", routes.hvaRule(id), 404, `no rule ${id} in the key's team`);
+      out.write(o.json ? json(rule) : ruleText(rule));
+    });
+  hva
+    .command("create")
+    .description("make a rule by hand (no Pulumi resource holds it); prints its id")
+    .option("--field <field>", "the searched field", "name")
+    .requiredOption("--search <text>", "the search text, e.g. 'dc-*'")
+    .option("--json", "print the rule as JSON")
+    .addHelpText("after", example("secops hva create --search 'kiosk-*'"))
+    .action(async (o: { field: string; search: string; json?: boolean }, cmd: Command) => {
+      const rule = await client(cmd).createHvaRule({ field: o.field, search: o.search });
+      out.write(o.json ? json(rule) : `${rule.id}\n`);
+    });
+  for (const [name, enabled] of [
+    ["enable", true],
+    ["disable", false],
+  ] as const)
+    hva
+      .command(`${name} <id>`)
+      .description(`${name} a rule`)
+      .option("--json", "print the rule as JSON")
+      .addHelpText("after", example(`secops hva ${name} hva-0001-3817e8`))
+      .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
+        const rule = await client(cmd).setHvaRuleEnabled(id, enabled);
+        out.write(o.json ? json(rule) : ruleText(rule));
+      });
 }

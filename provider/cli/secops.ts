@@ -9,6 +9,8 @@ import {
   INTEGRATION_TYPES,
   SERVICE_PROVIDER_SCOPES,
   type Detection,
+  type DirectoryUser,
+  type DirectoryUserUpdate,
   type TimelineComment,
 } from "../client/types";
 import { columns } from "../drift/columns";
@@ -16,11 +18,8 @@ import { readInput } from "../drift/state";
 import { VERSION } from "../version";
 import { ExitStatus, driftCommand } from "./drift";
 import { hvaCommand } from "./hva-export";
-import { hvaRuleCommands } from "./hva-rules";
-import { UsageError, collect, example, json, oneOf } from "./args";
-import { cliMessage, client, usage } from "./common";
-import { checkOutFile } from "./out-file";
-import { usersCommand } from "./users";
+import { UsageError, bool, collect, example, json, oneOf } from "./args";
+import { checkOutFile, cliMessage, client, usage } from "./common";
 
 /** Content types of the image attachments, by extension (else application/octet-stream). */
 const MIME: Record<string, string> = {
@@ -78,16 +77,24 @@ export function program(out: NodeJS.WritableStream = process.stdout): Command {
   whoamiCommand(root, out);
   integrationsCommand(root, out);
   casesCommand(root, out);
-  hvaRuleCommands(hvaCommand(root, out), out);
+  hvaCommand(root, out);
   usersCommand(root, out);
   driftCommand(root, out);
   commentsCommand(root, out);
-  root.addCommand(simCommand());
+  // `secops sim`, as the help lists it. main() hands `secops sim ...` to the simulator's own command
+  // before parsing; this one is reached only after options of `secops` (`secops --base-url u sim`).
+  root
+    .command("sim")
+    .description("Run a local stand-in for the Security Operations Service API (package secops-sim)")
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (_o: unknown, cmd: Command) => {
+      const code = await runSim(process.argv, cmd.args);
+      if (code) throw new ExitStatus(code);
+    });
   return root;
 }
-
-/** The simulator package's entry point (typed here: the provider does not depend on the package). */
-type SimMain = (argv: string[], name: string) => Promise<number | undefined>;
 
 /**
  * What `secops sim` says when the simulator package is not installed (exit 2). Neither package is on
@@ -102,9 +109,10 @@ export const SIM_MISSING =
  * issue 41), loaded here and nowhere else, so that no other command loads the simulator.
  */
 async function runSim(argv: string[], words: string[]): Promise<number | undefined> {
-  let simMain: SimMain;
+  // The simulator package's entry point, typed here: the provider does not depend on the package.
+  let simMain: (argv: string[], name: string) => Promise<number | undefined>;
   try {
-    ({ simMain } = require("secops-sim/cli") as { simMain: SimMain });
+    ({ simMain } = require("secops-sim/cli") as { simMain: typeof simMain });
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND";
     if (!missing || !(err as Error).message.includes("'secops-sim/cli'")) throw err;
@@ -112,30 +120,6 @@ async function runSim(argv: string[], words: string[]): Promise<number | undefin
     return 2;
   }
   return simMain([argv[0], argv[1], ...words], "secops sim");
-}
-
-/**
- * `secops sim`, as the help lists it. main() hands `secops sim ...` to the simulator's own command
- * before parsing; this one is reached only after options of `secops` (`secops --base-url u sim`).
- */
-function simCommand(): Command {
-  return new Command("sim")
-    .description("Run a local stand-in for the Security Operations Service API (package secops-sim)")
-    .helpOption(false)
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(async (_o: unknown, cmd: Command) => {
-      const code = await runSim(process.argv, cmd.args);
-      if (code) throw new ExitStatus(code);
-    });
-}
-
-/** The words `secops sim` runs the simulator with, or undefined for any other command. */
-function simWords(argv: string[]): string[] | undefined {
-  if (argv[2] === "sim") return argv.slice(3);
-  // `secops help sim`: the simulator's help (commander would show this command's own).
-  if (argv[2] === "help" && argv[3] === "sim") return ["--help"];
-  return undefined;
 }
 
 /** `secops whoami`. */
@@ -225,10 +209,7 @@ function casesCommand(root: Command, out: NodeJS.WritableStream): void {
     )
     .action(async (o, cmd: Command) => {
       const c = client(cmd);
-      if (!o.out) {
-        await pipeline(await c.exportCasesCsv(), out);
-        return;
-      }
+      if (!o.out) return pipeline(await c.exportCasesCsv(), out);
       await checkOutFile(o.out, o.force === true, "cases.csv");
       // On a terminal, a live byte count (every 200 ms at most); else just the final line.
       const tty = process.stderr.isTTY;
@@ -240,6 +221,83 @@ function casesCommand(root: Command, out: NodeJS.WritableStream): void {
       };
       const { bytes } = await c.exportCasesCsvToFile(o.out, tty ? progress : undefined);
       process.stderr.write(`${tty && shown ? "\r\x1b[K" : ""}wrote ${bytes} bytes to ${o.out}\n`);
+    });
+}
+
+/** The flags the API lets a caller set, as option names and field names. */
+const FLAGS = [
+  ["--needs-chat-ops-welcome", "needsChatOpsWelcome"],
+  ["--chat-ops-onboarding-user", "chatOpsOnboardingUser"],
+  ["--credentials-exposed", "credentialsExposed"],
+] as const;
+
+const flag = (u: DirectoryUser, f: (typeof FLAGS)[number][1]) =>
+  u[f] === undefined || u[f] === null ? "-" : String(u[f]);
+
+/** One user: its id, email, team and the three flags, one per line. */
+function userText(u: DirectoryUser): string {
+  return [
+    `${u.id} ${u.email ?? "(no email)"} (${u.displayName ?? "no name"}) in team ${u.teamId ?? "?"}`,
+    ...FLAGS.map(([, f]) => `  ${f}: ${flag(u, f)}`),
+    "",
+  ].join("\n");
+}
+
+/** The users as a table with a closing count line. */
+function userTable(users: DirectoryUser[]): string {
+  const rows = users.map((u) => [u.id, u.email ?? "", ...FLAGS.map(([, f]) => flag(u, f))]);
+  return `${columns([["ID", "EMAIL", ...FLAGS.map(([, f]) => f)], ...rows]).join("\n")}\n${users.length} users\n`;
+}
+
+/** `secops users list|get|update`: the team's directory users and their three flags. */
+function usersCommand(root: Command, out: NodeJS.WritableStream): void {
+  const users = root
+    .command("users")
+    .description(
+      "Directory users of the key's team: list them, show one, set its chat-ops and exposure flags.",
+    )
+    .addHelpText("after", example("secops users list", "secops users get du-team-acme-005 --json"));
+  users
+    .command("list")
+    .description("list the team's directory users and their flags")
+    .option("--json", "print JSON")
+    .addHelpText("after", example("secops users list", "secops users list --json | jq length"))
+    .action(async (o: { json?: boolean }, cmd: Command) => {
+      const list = await client(cmd).listDirectoryUsers();
+      out.write(o.json ? json(list) : userTable(list));
+    });
+  users
+    .command("get <id>")
+    .description("show one directory user")
+    .option("--json", "print the whole user as JSON")
+    .addHelpText(
+      "after",
+      example("secops users get du-team-acme-005", "secops users get du-team-acme-005 --json"),
+    )
+    .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
+      const u = await client(cmd).getDirectoryUser(id);
+      out.write(o.json ? json(u) : userText(u));
+    });
+  const update = users
+    .command("update <id>")
+    .description("set a directory user's flags (only those given change)")
+    .option("--json", "print the whole user as JSON");
+  for (const [name, field] of FLAGS) update.option(`${name} <bool>`, `${field}: true or false`, bool(name));
+  update
+    .addHelpText(
+      "after",
+      example(
+        "secops users update du-team-acme-005 --needs-chat-ops-welcome false",
+        "secops users update du-team-acme-005 --credentials-exposed false --json",
+      ),
+    )
+    .action(async (id: string, o: DirectoryUserUpdate & { json?: boolean }, cmd: Command) => {
+      const change: DirectoryUserUpdate = {};
+      for (const [, f] of FLAGS) if (o[f] !== undefined) change[f] = o[f];
+      if (Object.keys(change).length === 0)
+        throw new UsageError(`give at least one of ${FLAGS.map(([n]) => n).join(", ")}`);
+      const u = await client(cmd).updateDirectoryUser(id, change);
+      out.write(o.json ? json(u) : userText(u));
     });
 }
 
@@ -279,8 +337,9 @@ function commentsCommand(root: Command, out: NodeJS.WritableStream): void {
  */
 export async function main(argv: string[]): Promise<number | undefined> {
   try {
-    const words = simWords(argv);
-    if (words) return await runSim(argv, words);
+    if (argv[2] === "sim") return await runSim(argv, argv.slice(3));
+    // `secops help sim`: the simulator's help (commander would show this command's own).
+    if (argv[2] === "help" && argv[3] === "sim") return await runSim(argv, ["--help"]);
     await program().parseAsync(argv);
     return 0;
   } catch (err) {
@@ -301,16 +360,12 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
-/** Ends quietly when standard output is closed early (EPIPE), instead of an unhandled 'error'. */
-function quietOnClosedStdout(): void {
+if (require.main === module) {
+  // Ends quietly when standard output is closed early (EPIPE), instead of an unhandled 'error'.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw err;
   });
-}
-
-if (require.main === module) {
-  quietOnClosedStdout();
   void main(process.argv).then((code) => {
     // `secops sim` keeps serving (undefined): only the commands that ended set the exit status.
     if (code !== undefined) process.exitCode = code;

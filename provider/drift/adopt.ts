@@ -2,22 +2,14 @@
  * Adopting live rules into a stack without holding any twice: which rules a state holds, each team's
  * explicit provider, names no resource has, and each rule's `pulumi import` line.
  */
-import type { SecOpsClient } from "../client/client";
 import type { HvaRule } from "../client/types";
-import { listObjects } from "../resources/framework/listing";
 import { namedRules } from "../resources/hva-automation-rule/names";
 import { pendingRecordOf, sameRule } from "../resources/hva-automation-rule/reconcile";
 import { PENDING_ID_PREFIX } from "../resources/framework/runtime";
-import { ignoredBy, type IgnoreRule } from "./ignore";
-import type { ManagedResource } from "./state";
+import { ignoredBy, type IgnoreRule, type ManagedResource } from "./state";
 
 /** The type token of a native rule. */
 export const HVA_TOKEN = "secops:index:HvaAutomationRule";
-
-/** Every live HVA rule of the key's team, in id order: the same listing as the plugin's `List`. */
-export async function listRules(client: SecOpsClient): Promise<HvaRule[]> {
-  return (await listObjects<HvaRule>(client, HVA_TOKEN)).map((o) => o.item);
-}
 
 const isRule = (r: ManagedResource) => r.kind === "HvaAutomationRule";
 const isPending = (r: ManagedResource) => r.id.startsWith(PENDING_ID_PREFIX);
@@ -30,22 +22,6 @@ export interface StateProvider {
 
 /** A resource's name: the last part of its URN. */
 export const nameOf = (urn: string) => urn.split("::").slice(3).join("::") || urn;
-
-/**
- * The ids of the live `rules` the state's resources hold, including, for a pending create, every rule
- * its proof (`before`) does not exclude: its settle may delete any of them, so none is offered.
- */
-export function heldRuleIds(resources: readonly ManagedResource[], rules: readonly HvaRule[]): Set<string> {
-  const mine = resources.filter(isRule);
-  const held = new Set(mine.filter((r) => !isPending(r)).map((r) => r.id));
-  for (const r of mine.filter(isPending)) {
-    const before = new Set(pendingRecordOf(r.outputs)?.before ?? []);
-    for (const rule of rules)
-      if (sameRule(rule, r.outputs as { field: string; search: string }) && !before.has(rule.id))
-        held.add(rule.id);
-  }
-  return held;
-}
 
 /** Whether the state's secops resources go through explicit providers (rather than the default one). */
 export const hasExplicitProviders = (resources: readonly ManagedResource[]) =>
@@ -95,8 +71,17 @@ export function sortLoose(
   { resources, ignore, teamOf }: StateView,
   teamId: string,
 ): { ignored: Array<{ id: string; reason: string }>; copies: Copy[]; twins: Copy[]; kept: HvaRule[] } {
-  const held = heldRuleIds(resources, rules);
-  const managed = resources.filter((r) => isRule(r) && teamOf(r) === teamId && !isPending(r));
+  const mine = resources.filter(isRule);
+  // Held: the state's rules and, for a pending create, every rule its proof (`before`) does not
+  // exclude (its settle may delete any of them, so none is offered).
+  const held = new Set(mine.filter((r) => !isPending(r)).map((r) => r.id));
+  for (const r of mine.filter(isPending)) {
+    const before = new Set(pendingRecordOf(r.outputs)?.before ?? []);
+    for (const rule of rules)
+      if (sameRule(rule, r.outputs as { field: string; search: string }) && !before.has(rule.id))
+        held.add(rule.id);
+  }
+  const managed = mine.filter((r) => teamOf(r) === teamId && !isPending(r));
   const ignored: Array<{ id: string; reason: string }> = [];
   const copies: Copy[] = [];
   const loose: HvaRule[] = [];

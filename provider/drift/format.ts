@@ -70,13 +70,6 @@ function tableTeam(t: TeamDrift): string[] {
   ];
 }
 
-function table(r: DriftReport): string {
-  const verdict = isClean(r)
-    ? "clean: every managed object in sync, no unmanaged rule"
-    : "drift found (exit 3): see above for what to do";
-  return `${[...r.teams.flatMap((t) => [...tableTeam(t), ""]), verdict].join("\n")}\n`;
-}
-
 /** A Markdown table cell: pipes, backticks and line breaks cannot break the table. */
 const cell = (v: unknown) =>
   String(v).replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/`/g, "'").replace(/\r?\n/g, " ");
@@ -178,33 +171,34 @@ function markdown(r: DriftReport, limits: MarkdownLimits): string {
   const rest = limits.jsonFile
     ? `every one is in ${code(limits.jsonFile)}`
     : "every one is in the JSON report (`secops drift --format json`, or `--json-out <file>` beside this one)";
+  const summary = mdTable(
+    ["Team", "Checked", ...LISTS.map(([, word]) => word[0].toUpperCase() + word.slice(1))],
+    r.teams.map((t) => [
+      code(teamName(t)),
+      t.checked ? "yes" : "**no key**",
+      ...LISTS.map(([k]) => (t.checked ? String(t[k].length) : "-")),
+    ]),
+  );
   for (let rows = limits.rows ?? MARKDOWN_LIMITS.rows; ; rows = Math.floor(rows / 2)) {
-    const text = markdownText(r, { rows, rest });
+    const lines = [
+      "## SecOps drift report",
+      "",
+      ...summary,
+      ...r.teams.flatMap((t) => markdownTeam(t, { rows, rest })),
+      "",
+      `**Result:** ${isClean(r) ? "clean" : "drift found"}`,
+    ];
+    const text = `${lines.join("\n").replace(/\n{3,}/g, "\n\n")}\n`;
     if (rows === 0 || Buffer.byteLength(text) <= bytes) return text;
   }
-}
-
-function markdownText(r: DriftReport, cut: Cut): string {
-  const lines = [
-    "## SecOps drift report",
-    "",
-    ...mdTable(
-      ["Team", "Checked", ...LISTS.map(([, word]) => word[0].toUpperCase() + word.slice(1))],
-      r.teams.map((t) => [
-        code(teamName(t)),
-        t.checked ? "yes" : "**no key**",
-        ...LISTS.map(([k]) => (t.checked ? String(t[k].length) : "-")),
-      ]),
-    ),
-    ...r.teams.flatMap((t) => markdownTeam(t, cut)),
-    "",
-    `**Result:** ${isClean(r) ? "clean" : "drift found"}`,
-  ];
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n")}\n`;
 }
 
 /** The report in one of {@link DRIFT_FORMATS}; `limits` bound the Markdown one. */
 export function formatDrift(report: DriftReport, format: DriftFormat, limits: MarkdownLimits = {}): string {
   if (format === "json") return `${JSON.stringify(report, null, 2)}\n`;
-  return format === "markdown" ? markdown(report, limits) : table(report);
+  if (format === "markdown") return markdown(report, limits);
+  const verdict = isClean(report)
+    ? "clean: every managed object in sync, no unmanaged rule"
+    : "drift found (exit 3): see above for what to do";
+  return `${[...report.teams.flatMap((t) => [...tableTeam(t), ""]), verdict].join("\n")}\n`;
 }

@@ -10,7 +10,6 @@
  * ```
  */
 export { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat, type MarkdownLimits } from "./format";
-export { parseIgnore, readIgnore, type IgnoreRule } from "./ignore";
 export {
   driftReport,
   isClean,
@@ -24,7 +23,10 @@ export {
   DriftInputError,
   ENCRYPTED,
   kindOf,
+  parseIgnore,
+  readIgnore,
   readManaged,
+  type IgnoreRule,
   type ManagedKind,
   type ManagedResource,
 } from "./state";

@@ -19,8 +19,7 @@ import {
   sortLoose,
   type StateView,
 } from "./adopt";
-import type { IgnoreRule } from "./ignore";
-import { DriftInputError, ENCRYPTED, type ManagedResource } from "./state";
+import { DriftInputError, ENCRYPTED, type IgnoreRule, type ManagedResource } from "./state";
 
 /** A managed object, by id (a rule id, or a directory user's id) and the URN that holds it. */
 export interface DriftRef {
@@ -98,40 +97,6 @@ export const isClean = (r: DriftReport) =>
 
 type Fields = Record<string, { state: unknown; live: unknown }>;
 
-const emptyTeam = (teamId: string, checked: boolean, managed: number): TeamDrift =>
-  ({ teamId, checked, managed, ...Object.fromEntries(LISTS.map(([k]) => [k, []])) }) as unknown as TeamDrift;
-
-/** Sorts a managed object into in sync, drifted or deleted. */
-function place(team: TeamDrift, r: ManagedResource, fields: Fields | null) {
-  const ref = { id: r.id, urn: r.urn };
-  if (fields === null) team.deleted.push(ref);
-  else if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
-  else team.inSync.push(ref);
-}
-
-/** What checking a team needs: the whole state's view and the team's client. */
-interface Check extends StateView {
-  client: SecOpsClient;
-  concurrency: number;
-}
-
-/** A key and the client made with it. */
-interface Access {
-  key: DriftKey;
-  client: SecOpsClient;
-}
-
-/** The differing fields drift compares, state value against live value; encrypted values are not compared. */
-function compared(def: ResourceDefinition<never>, outputs: Record<string, unknown>, live: never): Fields {
-  const fields: Fields = {};
-  for (const [f, get] of Object.entries(def.drift.fields)) {
-    const state = outputs[f];
-    const skip = state === undefined || state === ENCRYPTED || (def.drift.managedOnly && state === null);
-    if (!skip && state !== get(live)) fields[f] = { state, live: get(live) };
-  }
-  return fields;
-}
-
 /** The live objects of `mine`, by id, read one at a time (`concurrency` at once); a missing one is absent. */
 async function readEach(
   def: ResourceDefinition<never>,
@@ -141,18 +106,16 @@ async function readEach(
 ): Promise<Map<string, never>> {
   const queue = [...mine];
   const live = new Map<string, never>();
-  const one = async (r: ManagedResource) => {
-    try {
-      live.set(r.id, await def.read(client, r.id));
-    } catch (err) {
-      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+  const worker = async () => {
+    for (let r = queue.shift(); r; r = queue.shift()) {
+      try {
+        live.set(r.id, await def.read(client, r.id));
+      } catch (err) {
+        if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+      }
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-      for (let r = queue.shift(); r; r = queue.shift()) await one(r);
-    }),
-  );
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
   return live;
 }
 
@@ -161,14 +124,29 @@ async function checkKind(
   def: ResourceDefinition<never>,
   team: TeamDrift,
   once: ManagedResource[],
-  ctx: Check,
+  ctx: StateView & { client: SecOpsClient; concurrency: number },
 ) {
   const mine = once.filter((r) => r.kind === def.name);
   const listed = def.drift.live === "list" ? await listObjects(ctx.client, def.token) : undefined;
   const live = listed
     ? new Map(listed.map((o) => [o.id, o.item as never]))
     : await readEach(def, ctx.client, mine, ctx.concurrency);
-  for (const r of mine) place(team, r, live.has(r.id) ? compared(def, r.outputs, live.get(r.id)!) : null);
+  for (const r of mine) {
+    const ref = { id: r.id, urn: r.urn };
+    if (!live.has(r.id)) {
+      team.deleted.push(ref);
+      continue;
+    }
+    // The differing fields, state value against live value; encrypted values are not compared.
+    const fields: Fields = {};
+    for (const [f, get] of Object.entries(def.drift.fields)) {
+      const state = r.outputs[f];
+      const skip = state === undefined || state === ENCRYPTED || (def.drift.managedOnly && state === null);
+      if (!skip && state !== get(live.get(r.id)!)) fields[f] = { state, live: get(live.get(r.id)!) };
+    }
+    if (Object.keys(fields).length) team.drifted.push({ ...ref, fields });
+    else team.inSync.push(ref);
+  }
   if (!def.drift.unmanaged || !listed) return [];
   const rules = listed.map((o) => o.item as HvaRule);
   const { ignored, copies, twins, kept } = sortLoose(rules, ctx, team.teamId);
@@ -194,7 +172,15 @@ function adoptions(
         ...ruleRow(rule),
         import: importLine(name, rule.id, explicit, provider, team.teamId),
       });
-    if (team.unmanaged.length) team.adopt = adoptCommand(options, key, team.teamId, prefix);
+    if (!team.unmanaged.length) continue;
+    // The `secops hva export` line adopting exactly the team's unmanaged rules, under the report's names.
+    const flags = [
+      `--state ${options.state ?? "<state file>"}`,
+      ...(key.name === "SECOPS_API_KEY" ? [] : [`--api-key-env ${key.name}`]),
+      ...(options.ignoreFile ? [`--ignore ${options.ignoreFile}`] : []),
+      ...(prefix ? [`--name-prefix ${prefix}`] : []),
+    ];
+    team.adopt = `secops hva export ${flags.join(" ")} --format typescript --native --out adopt-${team.teamId}.ts`;
   }
 }
 
@@ -208,32 +194,6 @@ function heldTwice(resources: ManagedResource[]): Map<string, string[]> {
   return new Map([...holders].filter(([, urns]) => urns.length > 1).map(([k, urns]) => [k, urns.sort()]));
 }
 
-/** The `secops hva export` line adopting exactly the team's unmanaged rules, under the report's names. */
-function adoptCommand(options: DriftOptions, key: DriftKey, teamId: string, prefix: string): string {
-  const flags = [
-    `--state ${options.state ?? "<state file>"}`,
-    ...(key.name === "SECOPS_API_KEY" ? [] : [`--api-key-env ${key.name}`]),
-    ...(options.ignoreFile ? [`--ignore ${options.ignoreFile}`] : []),
-    ...(prefix ? [`--name-prefix ${prefix}`] : []),
-  ];
-  return `secops hva export ${flags.join(" ")} --format typescript --native --out adopt-${teamId}.ts`;
-}
-
-/** The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for. */
-async function teamsOf(clients: Access[]): Promise<Map<string, Access>> {
-  const byTeam = new Map<string, Access>();
-  for (const { key, client } of clients) {
-    const { teamId } = await client.getIdentity();
-    const other = byTeam.get(teamId);
-    if (other)
-      throw new DriftInputError(
-        `$${other.key.name} and $${key.name} are keys of the same team (${teamId}): give one key per team`,
-      );
-    byTeam.set(teamId, { key, client });
-  }
-  return byTeam;
-}
-
 /** Builds the report from the state's managed resources and the live API. */
 export async function driftReport(resources: ManagedResource[], options: DriftOptions): Promise<DriftReport> {
   const progress = options.progress ?? (() => undefined);
@@ -242,7 +202,17 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     client: new SecOpsClient({ apiKey: key.key, baseUrl: options.baseUrl }),
   }));
   try {
-    const byTeam = await teamsOf(clients);
+    // The teams of the keys, by identity. Two keys of one team are a mistake worth stopping for.
+    const byTeam = new Map<string, (typeof clients)[number]>();
+    for (const access of clients) {
+      const { teamId } = await access.client.getIdentity();
+      const other = byTeam.get(teamId);
+      if (other)
+        throw new DriftInputError(
+          `$${other.key.name} and $${access.key.name} are keys of the same team (${teamId}): give one key per team`,
+        );
+      byTeam.set(teamId, access);
+    }
     const real = resources.filter((r) => !r.id.startsWith(PENDING_ID_PREFIX));
     // A resource that recorded no team belongs to the one team checked, when there is one.
     const only = byTeam.size === 1 ? [...byTeam.keys()][0] : "";
@@ -255,7 +225,8 @@ export async function driftReport(resources: ManagedResource[], options: DriftOp
     for (const [i, teamId] of teamIds.entries()) {
       const mine = real.filter((r) => teamOf(r) === teamId);
       const access = byTeam.get(teamId);
-      const team = emptyTeam(teamId, access !== undefined, mine.length);
+      const lists = Object.fromEntries(LISTS.map(([k]) => [k, []]));
+      const team = { teamId, checked: access !== undefined, managed: mine.length, ...lists } as TeamDrift;
       teams.push(team);
       if (!access) continue;
       progress(`team ${teamId} (${i + 1} of ${teamIds.length}): ${mine.length} managed`);

@@ -1,8 +1,12 @@
 /**
- * What a stack manages, from a `pulumi stack export` document (version 3), both front-ends' resources.
- * Encrypted secrets are never needed: resources match by id, and encrypted values are not compared.
+ * What the report is given. What a stack manages, from a `pulumi stack export` document (version 3),
+ * both front-ends' resources: encrypted secrets are never needed, as resources match by id and
+ * encrypted values are not compared. And the ignore file: one rule id or search glob (matched against
+ * the search) per line, each with its `# reason` (a hand-made rule kept out of the failure says why).
  */
 import { readFileSync } from "node:fs";
+import type { HvaRule } from "../client/types";
+import { globRegExp } from "../resources/hva-automation-rule/glob";
 import { SECRET_SIG, SIG_KEY } from "../resources/framework/markers";
 import { resourceOf } from "../resources/framework/registry";
 import { isDefaultProviderName } from "../resources/framework/names";
@@ -71,18 +75,6 @@ function managed({ type, urn, id, outputs, provider: ref }: Record<string, unkno
   return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs, ...(provider ? { provider } : {}) }];
 }
 
-/** The managed resources of a parsed `pulumi stack export` document. */
-function fromDeployment(doc: Record<string, unknown>, source: string): ManagedResource[] {
-  if (doc.version !== 3)
-    throw new DriftInputError(
-      `${source}: deployment version ${JSON.stringify(doc.version)} is not supported (version 3, as \`pulumi stack export\` writes it)`,
-    );
-  const deployment = doc.deployment as { resources?: unknown } | undefined;
-  const resources = deployment?.resources ?? [];
-  if (!Array.isArray(resources)) throw new DriftInputError(`${source}: deployment.resources is not a list`);
-  return resources.flatMap((r: Record<string, unknown>) => (r && typeof r === "object" ? managed(r) : []));
-}
-
 /** The text (or bytes) of a file the user named; one that cannot be read is the user's mistake, named. */
 export function readInput(path: string): string;
 export function readInput(path: string, encoding: null): Buffer;
@@ -106,8 +98,60 @@ export function readManaged(path: string): ManagedResource[] {
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc))
     throw new DriftInputError(`${path}: not a state document`);
-  if ("deployment" in doc) return fromDeployment(doc, path);
-  throw new DriftInputError(
-    `${path}: not a \`pulumi stack export\` document (no "deployment"); write one with \`pulumi stack export --file <path>\``,
-  );
+  if (!("deployment" in doc))
+    throw new DriftInputError(
+      `${path}: not a \`pulumi stack export\` document (no "deployment"); write one with \`pulumi stack export --file <path>\``,
+    );
+  if (doc.version !== 3)
+    throw new DriftInputError(
+      `${path}: deployment version ${JSON.stringify(doc.version)} is not supported (version 3, as \`pulumi stack export\` writes it)`,
+    );
+  const resources = (doc.deployment as { resources?: unknown } | undefined)?.resources ?? [];
+  if (!Array.isArray(resources)) throw new DriftInputError(`${path}: deployment.resources is not a list`);
+  return resources.flatMap((r: Record<string, unknown>) => (r && typeof r === "object" ? managed(r) : []));
+}
+
+/** One line of the ignore file. */
+export interface IgnoreRule {
+  /** A rule id, or a search glob. */
+  pattern: string;
+  reason: string;
+  /** Where it was read (`file:line`), for messages. */
+  where: string;
+}
+
+/** Parses the text of an ignore file (`source` names it in errors). */
+export function parseIgnore(text: string, source = "ignore file"): IgnoreRule[] {
+  const rules: IgnoreRule[] = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const hash = line.indexOf("#");
+    const pattern = (hash < 0 ? line : line.slice(0, hash)).trim();
+    const reason = hash < 0 ? "" : line.slice(hash + 1).trim();
+    const where = `${source}:${i + 1}`;
+    if (/\s/.test(pattern))
+      throw new DriftInputError(
+        `${where}: one rule id or search glob per line, then "# reason" (got ${JSON.stringify(pattern)})`,
+      );
+    if (reason === "")
+      throw new DriftInputError(`${where}: ${pattern} has no reason: add "# why this rule is not managed"`);
+    rules.push({ pattern, reason, where });
+  }
+  return rules;
+}
+
+/** Reads and parses an ignore file. */
+export function readIgnore(path: string): IgnoreRule[] {
+  return parseIgnore(readInput(path), path);
+}
+
+/** The reason an ignore rule gives for this rule (a glob has `*` or `?`), or undefined when none names it. */
+export function ignoredBy(
+  rules: readonly IgnoreRule[],
+  rule: Pick<HvaRule, "id" | "search">,
+): string | undefined {
+  const names = ({ pattern: p }: IgnoreRule) =>
+    /[*?]/.test(p) ? globRegExp(p).test(rule.search ?? "") : p === rule.id;
+  return rules.find(names)?.reason;
 }

@@ -70,8 +70,7 @@ export function getCaseThreatIndicators(
   opts?: pulumi.InvokeOptions,
 ): Promise<GetCaseThreatIndicatorsResult> {
   const options = invokeOptions("getCaseThreatIndicators", opts, args, caseThreatIndicatorsDefinition);
-  const { caseId, sortDirection } = args;
-  return pulumi.runtime.invoke("secops:index:getCaseThreatIndicators", { caseId, sortDirection }, options);
+  return pulumi.runtime.invoke("secops:index:getCaseThreatIndicators", { ...args }, options);
 }
 
 /** {@link getCaseThreatIndicators} as an Output; arguments may be Outputs. */
@@ -80,10 +79,5 @@ export function getCaseThreatIndicatorsOutput(
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetCaseThreatIndicatorsResult> {
   const options = invokeOptions("getCaseThreatIndicatorsOutput", opts, args, caseThreatIndicatorsDefinition);
-  const { caseId, sortDirection } = args;
-  return pulumi.runtime.invokeOutput(
-    "secops:index:getCaseThreatIndicators",
-    { caseId, sortDirection },
-    options,
-  );
+  return pulumi.runtime.invokeOutput("secops:index:getCaseThreatIndicators", { ...args }, options);
 }

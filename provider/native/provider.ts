@@ -14,9 +14,6 @@ export interface ProviderArgs {
   baseUrl?: pulumi.Input<string>;
 }
 
-/** Every argument name of {@link ProviderArgs}: any other is refused at construction. */
-const PROVIDER_ARGS = argNames<ProviderArgs>({ apiKey: true, baseUrl: true });
-
 /**
  * An explicit secops provider: each instance has its own key and connection pool, so one program
  * manages many teams (pass it as the `provider` option of resources and invokes).
@@ -41,7 +38,7 @@ export class Provider extends pulumi.ProviderResource {
   declare readonly baseUrl: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
-    checkArgs(args, PROVIDER_ARGS, "secops.Provider");
+    checkArgs(args, argNames<ProviderArgs>({ apiKey: true, baseUrl: true }), "secops.Provider");
     super(
       Provider.__pulumiType,
       name,

@@ -6,17 +6,16 @@ import * as pulumi from "@pulumi/pulumi";
 import { didYouMean } from "../client/options";
 import { VERSION } from "../version";
 
-/** package.json's `pulumi` field (the language host reads it to report the plugin a program needs). */
-interface PulumiField {
-  resource?: boolean;
-  name?: string;
-  version?: string;
-  server?: string;
-}
-
-/** Default options of resources and invokes: the SDK's `version`, and `pluginDownloadURL` when declared. */
-export function resourceOptsDefaults(field?: PulumiField): { version: string; pluginDownloadURL?: string } {
-  const server = (field ?? (require("../../package.json") as { pulumi?: PulumiField }).pulumi)?.server;
+/**
+ * Default options of resources and invokes: the SDK's `version`, and `pluginDownloadURL` when package.json's
+ * `pulumi` field (the language host reads it to report the plugin a program needs) declares its `server`.
+ */
+export function resourceOptsDefaults(field?: { server?: string }): {
+  version: string;
+  pluginDownloadURL?: string;
+} {
+  const server = (field ?? (require("../../package.json") as { pulumi?: { server?: string } }).pulumi)
+    ?.server;
   return server ? { version: VERSION, pluginDownloadURL: server } : { version: VERSION };
 }
 

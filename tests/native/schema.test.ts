@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import * as pulumi from "@pulumi/pulumi";
 import * as native from "pulumi-secops/native";
-import { nativeResource } from "../../provider/native/plugin/resources";
+import { nativeResource } from "../../provider/native/plugin/resource-rpcs";
 import { RESOURCES } from "../../provider/resources/framework/registry";
 import { NATIVE_FUNCTIONS } from "../../provider/native/plugin/invoke";
 import { CONFIG_PROPERTIES } from "../../provider/native/plugin/config-rpcs";

@@ -7,8 +7,7 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { ServiceError } from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { fromStruct, proto, toStruct } from "../../provider/native/plugin/proto";
-import { secretOf } from "../../provider/native/plugin/wire";
+import { fromStruct, proto, secretOf, toStruct } from "../../provider/native/plugin/proto";
 
 /** Marks a config value as a secret the way the engine does. */
 export function secret(value: string): Record<string, string> {

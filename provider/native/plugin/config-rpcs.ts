@@ -9,11 +9,10 @@ import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
 import { ENV_VARS, namedProviderWithoutKey, notNonEmptyString, settingProblem } from "../../client/settings";
 import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
-import { diffResponse } from "./diff";
-import { RpcFailure } from "./errors";
-import { addFailures, fromStruct, proto, toStruct } from "./proto";
+import { diffResponse } from "./resource-rpcs";
+import { RpcFailure } from "./call";
+import { addFailures, fromStruct, proto, toStruct, unwrap, wrap } from "./proto";
 import { UNKNOWN } from "../../resources/framework/markers";
-import { unwrap, wrap } from "./wire";
 
 /** The provider's config properties. */
 export const CONFIG_PROPERTIES = ["apiKey", "baseUrl"] as const;
@@ -23,44 +22,33 @@ type Failure = { property: string; reason: string };
 
 const absent = (v: unknown) => v === undefined || v === null;
 
-/** Names the caller does not know, with the closest known one. */
-function unknownSettings(news: Record<string, unknown>, who: ProviderIdentity | undefined): Failure[] {
-  return Object.keys(news)
-    .filter((key) => !KNOWN_KEYS.includes(key))
-    .map((key) => {
-      // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
-      const where = who?.isDefault ? ` (stack config secops:${key})` : "";
-      const hint = didYouMean(key, CONFIG_PROPERTIES);
-      return { property: key, reason: `${key} is not a setting of ${describeProvider(who)}${where}${hint}` };
-    });
-}
-
 /**
  * One failure per problem, without network, naming the provider and the setting; a setting from the
  * environment is checked too, so a bad URL fails preview rather than every resource.
  */
 export function configFailures(news: Record<string, unknown>, who?: ProviderIdentity): Failure[] {
-  const failures = unknownSettings(news, who);
   const label = describeProvider(who);
+  const failures = Object.keys(news)
+    .filter((key) => !KNOWN_KEYS.includes(key))
+    .map((key) => {
+      // The default provider's settings are the stack's `secops:*` config keys: name the key as set.
+      const where = who?.isDefault ? ` (stack config secops:${key})` : "";
+      const hint = didYouMean(key, CONFIG_PROPERTIES);
+      return { property: key, reason: `${key} is not a setting of ${label}${where}${hint}` };
+    });
   const named = who !== undefined && !who.isDefault;
-  if (named && (absent(news.apiKey) || news.apiKey === ""))
-    failures.push({ property: "apiKey", reason: namedProviderWithoutKey(who.name) });
+  const keyless = named && (absent(news.apiKey) || news.apiKey === "");
+  if (keyless) failures.push({ property: "apiKey", reason: namedProviderWithoutKey(who.name) });
   for (const key of CONFIG_PROPERTIES) {
     const value = news[key];
-    if (value === UNKNOWN) continue;
-    if (!absent(value)) {
-      if (named && key === "apiKey" && value === "") continue; // said above
-      const problem = settingProblem(key, value);
-      if (problem) failures.push({ property: key, reason: `${label}: ${problem}` });
-      continue;
-    }
-    if (key === "apiKey" && named) continue; // never from the environment
+    // A named provider's key is never from the environment; a missing one is said above.
+    if (value === UNKNOWN || (key === "apiKey" && keyless)) continue;
     const env = ENV_VARS[key];
-    const fromEnv = process.env[env];
-    if (fromEnv === undefined || fromEnv === "") continue;
-    const problem = settingProblem(key, fromEnv);
-    if (problem)
-      failures.push({ property: key, reason: `${label} takes its ${key} from ${env}: ${problem}` });
+    const set = absent(value) ? process.env[env] : value;
+    if (set === undefined || (absent(value) && set === "")) continue;
+    const problem = settingProblem(key, set);
+    const from = absent(value) ? ` takes its ${key} from ${env}` : "";
+    if (problem) failures.push({ property: key, reason: `${label}${from}: ${problem}` });
   }
   return failures;
 }
@@ -144,20 +132,6 @@ export async function diffConfig(
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" && v !== UNKNOWN ? v : undefined);
 
-/** An apiKey or baseUrl given but unusable is refused, never replaced by the environment's. */
-function given(args: Record<string, unknown>, who: ProviderIdentity | undefined): void {
-  for (const k of CONFIG_PROPERTIES) {
-    const v = args[k];
-    if (v === undefined || v === null || v === UNKNOWN) continue;
-    const what = notNonEmptyString(v);
-    if (what)
-      throw new SecOpsConfigError(
-        `${describeProvider(who)}: its ${k} is ${what}; give a non-empty string`,
-        k,
-      );
-  }
-}
-
 /** What this provider supports: secrets and resources (required once it handshakes; no input takes one). */
 const PROTOCOL = {
   acceptSecrets: true,
@@ -189,7 +163,15 @@ export async function configure(
   if (refusal) throw refusal;
   instance.who = providerOfUrn(req.getUrn()) ?? instance.who;
   const args = unwrap(fromStruct(req.getArgs())).values;
-  given(args, instance.who);
+  // An apiKey or baseUrl given but unusable is refused, never replaced by the environment's.
+  for (const k of CONFIG_PROPERTIES) {
+    const what = absent(args[k]) || args[k] === UNKNOWN ? undefined : notNonEmptyString(args[k]);
+    if (what)
+      throw new SecOpsConfigError(
+        `${describeProvider(instance.who)}: its ${k} is ${what}; give a non-empty string`,
+        k,
+      );
+  }
   const variables = req.getVariablesMap();
   instance.configure(
     { apiKey: text(args.apiKey), baseUrl: text(args.baseUrl) },

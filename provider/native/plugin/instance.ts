@@ -12,9 +12,10 @@ import {
   type ConnectionSettings,
 } from "../../config";
 import type { ResourceContext, ResourceImplementation } from "../../resources/framework/context";
+import type { Bag } from "../../resources/framework/definition";
 import { isDefaultProviderName } from "../../resources/framework/names";
-import { nativeResource, type Bag } from "./resources";
-import type { Unwrapped } from "./wire";
+import { RESOURCES } from "../../resources/framework/registry";
+import type { unwrap } from "./proto";
 
 /** Where the plugin's messages go: the engine's Log service, or stderr without an engine. */
 export type PluginLog = (severity: "info" | "warning" | "error", message: string, urn?: string) => void;
@@ -23,7 +24,7 @@ export type PluginLog = (severity: "info" | "warning" | "error", message: string
 export const currentCall = new AsyncLocalStorage<{ urn: string; secrets: Set<string> }>();
 
 /** Keeps the secret strings of `bag` out of the current call's error text; returns `bag`. */
-export function hideInErrors(bag: Unwrapped): Unwrapped {
+export function hideInErrors(bag: ReturnType<typeof unwrap>): ReturnType<typeof unwrap> {
   const call = currentCall.getStore();
   const add = (v: unknown): void => {
     if (typeof v === "string") {
@@ -51,23 +52,6 @@ export function providerOfUrn(urn: string | undefined): ProviderIdentity | undef
 export function describeProvider(who: ProviderIdentity | undefined): string {
   if (!who) return "the secops provider";
   return who.isDefault ? "the default secops provider" : `the secops provider ${JSON.stringify(who.name)}`;
-}
-
-/** A refused key (401) as one error naming the provider, the setting and the fix (not one per resource). */
-function keyRefused(
-  who: ProviderIdentity | undefined,
-  err: { method?: string; path?: string },
-): SecOpsConfigError {
-  const where =
-    err.method && err.path ? ` (${err.method} ${err.path} answered 401)` : " (the API answered 401)";
-  const fix =
-    who && !who.isDefault
-      ? "Set apiKey on the provider to a valid API key of its team"
-      : `Set a valid API key with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or the ${ENV_VARS.apiKey} environment variable${who ? "" : " (or apiKey on an explicit provider)"}`;
-  return new SecOpsConfigError(
-    `${describeProvider(who)} was refused by the API: its apiKey is not a valid key${where}. ${fix}`,
-    "apiKey",
-  );
 }
 
 /** One provider instance: the ResourceContext of its resources' implementations. */
@@ -115,9 +99,8 @@ export class ProviderInstance implements ResourceContext {
     this.#settings = settings;
     this.#refused = undefined;
     // A second Configure replaces the client: the old one's pool is closed, never left open.
-    const old = this.#client;
+    void this.close();
     this.#client = undefined;
-    if (old) void old.then((c) => c.close()).catch(() => undefined);
   }
 
   /** This instance's client (made and validated on first use); after a refused key, that one error. */
@@ -138,14 +121,24 @@ export class ProviderInstance implements ResourceContext {
     return this.#client;
   }
 
-  /** Runs a call that needs the API; a 401 becomes {@link keyRefused}'s error, given to every later call. */
+  /**
+   * Runs a call that needs the API; a refused key (401) becomes one error naming the provider, the
+   * setting and the fix, given to every later call (not one per resource).
+   */
   async guard<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      if (isSecOpsError(err, ErrorCodes.AUTH) && err.status === 401)
-        throw (this.#refused ??= keyRefused(this.who, err));
-      throw err;
+      if (!isSecOpsError(err, ErrorCodes.AUTH) || err.status !== 401) throw err;
+      const who = this.who;
+      const where =
+        err.method && err.path ? ` (${err.method} ${err.path} answered 401)` : " (the API answered 401)";
+      const fix =
+        who && !who.isDefault
+          ? "Set apiKey on the provider to a valid API key of its team"
+          : `Set a valid API key with \`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or the ${ENV_VARS.apiKey} environment variable${who ? "" : " (or apiKey on an explicit provider)"}`;
+      const message = `${describeProvider(who)} was refused by the API: its apiKey is not a valid key${where}. ${fix}`;
+      throw (this.#refused ??= new SecOpsConfigError(message, "apiKey"));
     }
   }
 
@@ -183,25 +176,19 @@ export class ProviderInstance implements ResourceContext {
 
   /** The implementation of a resource type for this instance, or undefined for an unknown token. */
   implementation(token: string): ResourceImplementation<Bag, Bag> | undefined {
-    let impl = this.#impls.get(token);
-    const type = nativeResource(token);
-    if (!impl && type) {
-      impl = type.make(this);
-      this.#impls.set(token, impl);
-    }
+    const impl = this.#impls.get(token) ?? RESOURCES.find((r) => r.definition.token === token)?.make(this);
+    if (impl) this.#impls.set(token, impl);
     return impl;
   }
 
   /** Cancel: in-flight requests end now; later calls fail plainly. */
   async cancel(): Promise<void> {
     this.cancelled = true;
-    const client = this.#client;
-    if (client) await client.then((c) => c.destroy()).catch(() => undefined);
+    await this.#client?.then((c) => c.destroy()).catch(() => undefined);
   }
 
   /** Shutdown: the pool is closed. */
   async close(): Promise<void> {
-    const client = this.#client;
-    if (client) await client.then((c) => c.close()).catch(() => undefined);
+    await this.#client?.then((c) => c.close()).catch(() => undefined);
   }
 }

@@ -1,38 +1,21 @@
 /** Invoke: the data sources' bodies; a bad argument is a CheckFailure naming it, before any request. */
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import type { SecOpsClient } from "../../client/client";
 import { SecOpsInputError } from "../../client/errors";
 import { didYouMean } from "../../client/options";
 import { FUNCTIONS } from "../../functions/registry";
 import { hideInErrors, type ProviderInstance } from "./instance";
-import { RpcFailure } from "./errors";
-import { addFailures, fromStruct, proto, toStruct } from "./proto";
-import type { Bag } from "./resources";
-import { unwrap, wrap } from "./wire";
+import { RpcFailure } from "./call";
+import { addFailures, fromStruct, proto, toStruct, unwrap, wrap } from "./proto";
+import type { Bag, FunctionDefinition } from "../../resources/framework/definition";
 
-/** One provider function. */
-export interface NativeFunction {
-  /** Argument names (the schema's inputs). */
-  args: readonly string[];
-  call(client: SecOpsClient, args: Bag): Promise<unknown>;
-}
-
-/** Every function the plugin serves, by token (from the data sources' definitions). */
-export const NATIVE_FUNCTIONS: Record<string, NativeFunction> = Object.fromEntries(
-  FUNCTIONS.map((f) => [
-    f.token,
-    { args: Object.keys(f.inputs?.properties ?? {}), call: (c, a) => f.call(c, a) },
-  ]),
-);
-
-/** The first argument name `fn` does not know, as an input error. */
-function unknownArgument(fn: NativeFunction, args: Bag): SecOpsInputError | undefined {
-  for (const key of Object.keys(args)) {
-    if (fn.args.includes(key)) continue;
-    return new SecOpsInputError(key, `is not an argument${didYouMean(key, fn.args)}`);
-  }
-  return undefined;
-}
+/** Every function the plugin serves, by token (from the data sources' definitions), with its argument names. */
+export const NATIVE_FUNCTIONS: Record<string, { args: string[]; call: FunctionDefinition["call"] }> =
+  Object.fromEntries(
+    FUNCTIONS.map((f) => [
+      f.token,
+      { args: Object.keys(f.inputs?.properties ?? {}), call: (c, a) => f.call(c, a) },
+    ]),
+  );
 
 /** Invoke: runs the function of `tok` with this instance's client. */
 export async function invoke(
@@ -45,8 +28,8 @@ export async function invoke(
   const { values: args, secrets } = hideInErrors(unwrap(fromStruct(req.getArgs())));
   const res = new (proto().provider.InvokeResponse)();
   try {
-    const bad = unknownArgument(fn, args);
-    if (bad) throw bad;
+    const bad = Object.keys(args).find((key) => !fn.args.includes(key));
+    if (bad !== undefined) throw new SecOpsInputError(bad, `is not an argument${didYouMean(bad, fn.args)}`);
     const result = (await instance.guard(async () => fn.call(await instance.client(), args))) as Bag;
     // A result computed from a secret argument is secret too: every property of it.
     res.setReturn(toStruct(secrets.size ? wrap(result, new Set(Object.keys(result ?? {}))) : result));

@@ -1,7 +1,10 @@
 /**
  * Pulumi's gRPC stubs (`@pulumi/pulumi/proto/*`) with the grpc-js and google-protobuf they were
  * generated for, resolved from @pulumi/pulumi's own folder so stubs and server share one instance (the
- * bundle uses static requires, which scripts/bundle-plugin.js resolves from that same folder).
+ * bundle uses static requires, which scripts/bundle-plugin.js resolves from that same folder); and the
+ * values they carry: property bags as Structs, with secrets as the engine sends them (signature
+ * objects). Implementations see plain values, and what arrived secret is wrapped again in what goes
+ * back, so a secret input stays secret in state.
  */
 import { dirname } from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -14,23 +17,10 @@ import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type * as anyPb from "google-protobuf/google/protobuf/any_pb";
 import type * as emptyPb from "google-protobuf/google/protobuf/empty_pb";
+import { SECRET_SIG, SIG_KEY } from "../../resources/framework/markers";
 
 /** Defined (as `true`) by scripts/bundle-plugin.js in the plugin bundle; absent under plain Node. */
 declare const SECOPS_BUNDLE: boolean | undefined;
-
-/** Everything both sides of the protocol need, loaded once. */
-export interface Proto {
-  grpc: typeof grpcTypes;
-  provider: typeof providerPb;
-  providerGrpc: typeof providerGrpc;
-  engine: typeof enginePb;
-  engineGrpc: typeof engineGrpc;
-  plugin: typeof pluginPb;
-  status: typeof statusPb;
-  struct: typeof structPb;
-  any: typeof anyPb;
-  empty: typeof emptyPb;
-}
 
 /** What the length guard needs of google-protobuf's BinaryReader. */
 interface Reader {
@@ -41,11 +31,15 @@ interface Reader {
   getCursor(): number;
 }
 
-type Shared = Pick<Proto, "grpc" | "struct" | "any" | "empty"> & {
-  jspb: { BinaryReader: { prototype: Reader } };
-};
-
 /** grpc-js and google-protobuf (with its well-known types) as the stubs see them. */
+interface Shared {
+  grpc: typeof grpcTypes;
+  jspb: { BinaryReader: { prototype: Reader } };
+  struct: typeof structPb;
+  any: typeof anyPb;
+  empty: typeof emptyPb;
+}
+
 function shared(): Shared {
   if (typeof SECOPS_BUNDLE !== "undefined")
     return {
@@ -99,24 +93,25 @@ function guardReader(reader: { prototype: Reader }): void {
   };
 }
 
-let loaded: Proto | undefined;
-
-/** Loads grpc-js and the stubs on first use (the reader guarded first). */
-export function proto(): Proto {
-  if (loaded) return loaded;
+/** Everything both sides of the protocol need: grpc-js and the stubs (the reader guarded first). */
+function load() {
   const { jspb, ...rest } = shared();
   guardReader(jspb.BinaryReader);
-  loaded = {
+  return {
     ...rest,
-    provider: require("@pulumi/pulumi/proto/provider_pb.js"),
-    providerGrpc: require("@pulumi/pulumi/proto/provider_grpc_pb.js"),
-    engine: require("@pulumi/pulumi/proto/engine_pb.js"),
-    engineGrpc: require("@pulumi/pulumi/proto/engine_grpc_pb.js"),
-    plugin: require("@pulumi/pulumi/proto/plugin_pb.js"),
-    status: require("@pulumi/pulumi/proto/status_pb.js"),
+    provider: require("@pulumi/pulumi/proto/provider_pb.js") as typeof providerPb,
+    providerGrpc: require("@pulumi/pulumi/proto/provider_grpc_pb.js") as typeof providerGrpc,
+    engine: require("@pulumi/pulumi/proto/engine_pb.js") as typeof enginePb,
+    engineGrpc: require("@pulumi/pulumi/proto/engine_grpc_pb.js") as typeof engineGrpc,
+    plugin: require("@pulumi/pulumi/proto/plugin_pb.js") as typeof pluginPb,
+    status: require("@pulumi/pulumi/proto/status_pb.js") as typeof statusPb,
   };
-  return loaded;
 }
+
+let loaded: ReturnType<typeof load> | undefined;
+
+/** {@link load}, on first use only. */
+export const proto = () => (loaded ??= load());
 
 /** A property bag as a protobuf Struct (JSON-safe: undefined, which a Struct cannot carry, is dropped). */
 export function toStruct(o: unknown): structPb.Struct {
@@ -136,4 +131,38 @@ export function addFailures(
 ): void {
   for (const f of failures)
     res.addFailures(new (proto().provider.CheckFailure)().setProperty(f.property ?? "").setReason(f.reason));
+}
+
+/** A value wrapped as a secret. */
+export const secretOf = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SECRET_SIG, value });
+
+/** `v` without secret wrappers; `found.secret` set when it had one. */
+function strip(v: unknown, found: { secret: boolean }): unknown {
+  if (Array.isArray(v)) return v.map((x) => strip(x, found));
+  if (v === null || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  if (o[SIG_KEY] !== SECRET_SIG)
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, strip(x, found)]));
+  found.secret = true; // a secret signature object
+  return strip(o.value, found);
+}
+
+/** The plain values, and the top-level properties that held a secret anywhere inside (and `also`). */
+export function unwrap(bag: Record<string, unknown>, also: Iterable<string> = []) {
+  const secrets = new Set(also);
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(bag)) {
+    const found = { secret: false };
+    values[k] = strip(v, found);
+    if (found.secret) secrets.add(k);
+  }
+  return { values, secrets };
+}
+
+/** Wraps the named properties as secrets. */
+export function wrap(bag: Record<string, unknown>, secrets: ReadonlySet<string>): Record<string, unknown> {
+  if (secrets.size === 0) return bag;
+  return Object.fromEntries(
+    Object.entries(bag).map(([k, v]) => [k, secrets.has(k) && v !== undefined ? secretOf(v) : v]),
+  );
 }

@@ -1,19 +1,78 @@
 /**
  * Resource RPCs: each unwraps secrets, calls this instance's implementation of the URN's type, and
- * wraps what arrived secret again. API calls run through the instance's guard.
+ * wraps what arrived secret again. API calls run through the instance's guard. Diff details each
+ * changed input: inputs that are also outputs are compared with the last outputs (so drift found by
+ * refresh shows), input-only ones with the old inputs. List (server streaming) answers a page per call
+ * (resources/framework/listing.ts); a query holding an unknown value answers a single `Computed`; a bad
+ * query or limit, a refused key or role fail: never an empty list.
  */
+import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { hideInErrors, type ProviderInstance } from "./instance";
-import { diffResponse, propertyChanges } from "./diff";
-import { RpcFailure } from "./errors";
+import { RpcFailure, runCall, type CallError, type Message } from "./call";
 import { ErrorCodes, isSecOpsError } from "../../client/errors";
-import { addFailures, fromStruct, proto, toStruct } from "./proto";
+import { addFailures, fromStruct, proto, toStruct, unwrap, wrap } from "./proto";
 import type { ResourceImplementation } from "../../resources/framework/context";
-import { outputOnlyGiven } from "../../resources/framework/definition";
-import { nativeResource, type Bag, type NativeResource } from "./resources";
+import { defaultsOf, outputOnlyGiven, type Bag } from "../../resources/framework/definition";
+import { checkListRequest, listPage, type ListPageRequest } from "../../resources/framework/listing";
+import { RESOURCES, type RegisteredResource } from "../../resources/framework/registry";
 import { typeOfUrn } from "../../resources/framework/names";
 import { UNKNOWN } from "../../resources/framework/markers";
-import { unwrap, wrap } from "./wire";
+
+/** One native resource type: its definition (names in messages, what replaces, what is output-only). */
+export interface NativeResource extends RegisteredResource {
+  /** Input property names. */
+  inputs: readonly string[];
+  /** Output property names. */
+  outputs: readonly string[];
+  /** The values Check gives inputs left unset (an unset input is no change from its default). */
+  defaults: Readonly<Bag>;
+}
+
+/** The resource the plugin serves for `token`, made from its definition; undefined for another token. */
+export function nativeResource(token: string): NativeResource | undefined {
+  const found = RESOURCES.find((r) => r.definition.token === token);
+  if (!found) return undefined;
+  const { definition } = found;
+  return {
+    ...found,
+    inputs: Object.keys(definition.inputs),
+    outputs: Object.keys(definition.outputs),
+    defaults: defaultsOf(definition),
+  };
+}
+
+/** How a property changed. */
+export type Kind = "ADD" | "DELETE" | "UPDATE";
+
+const present = (v: unknown) => v !== undefined && v !== null;
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** A DiffResponse: each changed property's kind (`_REPLACE` for `replaces`); `inputDiff` for resources. */
+export function diffResponse(
+  kinds: ReadonlyMap<string, Kind>,
+  {
+    changes = kinds.size > 0,
+    replaces = [] as readonly string[],
+    deleteBeforeReplace = false,
+    inputDiff = false,
+  },
+): providerPb.DiffResponse {
+  const { provider } = proto();
+  const K = provider.PropertyDiff.Kind;
+  const { DIFF_SOME, DIFF_NONE } = provider.DiffResponse.DiffChanges;
+  const res = new provider.DiffResponse()
+    .setChanges(changes ? DIFF_SOME : DIFF_NONE)
+    .setReplacesList([...replaces])
+    .setDeletebeforereplace(deleteBeforeReplace)
+    .setDiffsList([...kinds.keys()])
+    .setHasdetaileddiff(!changes || kinds.size > 0);
+  for (const [k, kind] of kinds) {
+    const d = new provider.PropertyDiff().setKind(replaces.includes(k) ? K[`${kind}_REPLACE`] : K[kind]);
+    res.getDetaileddiffMap().set(k, d.setInputdiff(inputDiff));
+  }
+  return res;
+}
 
 type Impl = ResourceImplementation<Bag, Bag>;
 
@@ -73,7 +132,20 @@ export async function diff(
   const verdict = await instance.guard(() => impl.diff(req.getId(), olds, news));
   if (!verdict.changes) return diffResponse(new Map(), { changes: false });
   const { replaces = [], deleteBeforeReplace } = verdict;
-  const kinds = propertyChanges(resource, olds, oldInputs, news, replaces);
+  // How each input changed; a property the implementation replaces is an update if nothing else changed it.
+  const kinds = new Map<string, Kind>();
+  for (const k of resource.inputs) {
+    const now = news[k];
+    if (!present(now)) {
+      if (present(oldInputs[k] ?? resource.defaults[k])) kinds.set(k, "DELETE");
+      continue;
+    }
+    const before =
+      resource.outputs.includes(k) && present(olds[k]) ? olds[k] : (oldInputs[k] ?? resource.defaults[k]);
+    if (!present(before)) kinds.set(k, "ADD");
+    else if (now === UNKNOWN || !same(before, now)) kinds.set(k, "UPDATE");
+  }
+  for (const k of replaces) if (!kinds.has(k)) kinds.set(k, "UPDATE");
   return diffResponse(kinds, { changes: true, replaces, deleteBeforeReplace, inputDiff: true });
 }
 
@@ -156,4 +228,50 @@ export async function remove(instance: ProviderInstance, req: providerPb.DeleteR
   const { impl } = resolve(instance, req.getUrn(), req.getType());
   const olds = unwrapHidden(req.getProperties()).values;
   await instance.guard(() => impl.delete(req.getId(), olds));
+}
+
+/** True when `v` holds the engine's unknown value anywhere. */
+function holdsUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(holdsUnknown);
+  return v !== null && typeof v === "object" && Object.values(v).some(holdsUnknown);
+}
+
+/** The answers of one call: a Computed, or the page's results and its continuation. */
+async function answers(instance: ProviderInstance, req: providerPb.ListRequest): Promise<Message[]> {
+  const { provider } = proto();
+  const R = provider.ListResponse;
+  const query = unwrap(fromStruct(req.getQuery())).values;
+  const page: ListPageRequest = {
+    token: req.getToken(),
+    query,
+    limit: Number(req.getLimit()),
+    pageSize: Number(req.getPageSize()),
+    continuation: req.getContinuationToken(),
+  };
+  if (holdsUnknown(query)) {
+    // The keys are known even when a value is not: an unknown key is refused all the same.
+    checkListRequest({ ...page, query: Object.fromEntries(Object.keys(query).map((k) => [k, undefined])) });
+    return [new R().setComputed(new R.Computed())];
+  }
+  const { results, continuation } = await instance.guard(async () => listPage(await instance.client(), page));
+  const out: Message[] = results.map(({ id, name }) =>
+    new R().setResult(new R.Result().setId(id).setName(name)),
+  );
+  if (continuation)
+    out.push(new R().setContinuation(new R.Continuation().setContinuationToken(continuation)));
+  return out;
+}
+
+/** The List handler: every answer written, then the end; a failure as the call's status. */
+export function list(instance: ProviderInstance): grpcTypes.handleServerStreamingCall<unknown, Message> {
+  return (call) => {
+    runCall(instance, call, (req: providerPb.ListRequest) => answers(instance, req)).then(
+      (batch) => {
+        for (const message of batch) if (!call.cancelled) call.write(message);
+        call.end();
+      },
+      (err: CallError) => call.emit("error", err),
+    );
+  };
 }
