@@ -7,7 +7,7 @@
  */
 import { Option, type Command } from "commander";
 import type { SecOpsClient } from "../client/client";
-import { apiError } from "../client/errors";
+import { ErrorCodes, SecOpsApiError } from "../client/errors";
 import { routes } from "../client/routes";
 import type { HvaRule } from "../client/types";
 import { listObjects } from "../resources/framework/listing";
@@ -209,7 +209,12 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
     .addHelpText("after", example("secops hva get hva-0001-3817e8 --json"))
     .action(async (id: string, o: { json?: boolean }, cmd: Command) => {
       const rule = await client(cmd).getHvaRule(id);
-      if (!rule) throw apiError("GET", routes.hvaRule(id), 404, `no rule ${id} in the key's team`);
+      if (!rule)
+        throw new SecOpsApiError(
+          ErrorCodes.NOT_FOUND,
+          `GET ${routes.hvaRule(id)} failed (404): no rule ${id} in the key's team`,
+          { status: 404, method: "GET", path: routes.hvaRule(id) },
+        );
       out.write(o.json ? json(rule) : ruleText(rule));
     });
   hva
