@@ -71,38 +71,27 @@ function decodeCursor(token: string): Cursor {
   );
 }
 
-/** Refuses what the query cannot mean, naming the key (before anything is sent). */
-function checkQuery(token: string, query: Record<string, unknown>): void {
-  const keys = listQueryKeys(token);
-  const known = Object.keys(keys);
-  for (const [key, value] of Object.entries(query)) {
-    const spec = keys[key];
-    if (!spec) {
-      const hint = didYouMean(key, known) || (known.length ? ` (known: ${known.join(", ")})` : "");
-      throw new SecOpsInputError(key, `is not a query key of ${token}${hint}`);
-    }
-    if (value !== undefined && value !== null && typeof value !== spec.type)
-      throw new SecOpsInputError(key, `must be a ${spec.type}`);
-  }
-}
-
-/** Results this page may hold: the protocol repeats `limit`; `pulumi do ... --count` sends what is left. */
-function remaining(limit: number, cursor: Cursor | undefined): number {
-  if (limit < 1) return Infinity;
-  if (cursor && limit === cursor.limit) return Math.max(0, cursor.limit - cursor.returned);
-  return limit;
-}
-
 /** Checks a page request before anything is sent (SECOPS_INVALID_INPUT naming the field). */
 export function checkListRequest(req: ListPageRequest): void {
-  if (!listSpec(req.token))
+  const keys = listSpec(req.token)?.query;
+  if (!keys)
     throw new SecOpsInputError(
       "token",
       `${req.token} cannot be listed; the secops provider lists ${LISTABLE.join(" and ")}`,
     );
   if (req.limit < 0) throw new SecOpsInputError("limit", "must not be negative");
   if (req.pageSize < 0) throw new SecOpsInputError("page_size", "must not be negative");
-  checkQuery(req.token, req.query);
+  // What the query cannot mean is refused, naming the key.
+  const known = Object.keys(keys);
+  for (const [key, value] of Object.entries(req.query)) {
+    const spec = keys[key];
+    if (!spec) {
+      const hint = didYouMean(key, known) || (known.length ? ` (known: ${known.join(", ")})` : "");
+      throw new SecOpsInputError(key, `is not a query key of ${req.token}${hint}`);
+    }
+    if (value !== undefined && value !== null && typeof value !== spec.type)
+      throw new SecOpsInputError(key, `must be a ${spec.type}`);
+  }
   if (req.continuation) decodeCursor(req.continuation);
 }
 
@@ -129,7 +118,13 @@ export async function listObjects<T extends { id: string }>(
 export async function listPage(client: SecOpsClient, req: ListPageRequest): Promise<ListPage> {
   checkListRequest(req);
   const cursor = req.continuation ? decodeCursor(req.continuation) : undefined;
-  const left = remaining(req.limit, cursor);
+  // Results this page may hold: the protocol repeats `limit`; `pulumi do ... --count` sends what is left.
+  const left =
+    req.limit < 1
+      ? Infinity
+      : cursor && req.limit === cursor.limit
+        ? Math.max(0, cursor.limit - cursor.returned)
+        : req.limit;
   const size = Math.min(req.pageSize > 0 ? req.pageSize : DEFAULT_PAGE_SIZE, left);
   const all = (await listObjects(client, req.token, req.query)).filter((o) => !cursor || o.id > cursor.after);
   const page = all.slice(0, size);
