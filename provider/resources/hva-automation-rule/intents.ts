@@ -46,16 +46,14 @@ interface Stored extends CreateIntent {
 }
 
 /** This process's token (see {@link writer}). */
-let token: string | undefined;
-const processToken = (): string => (token ??= randomBytes(6).toString("hex"));
-
-/** The user's home folder; node:os loads only when it is needed (no SECOPS_INTENT_DIR or PULUMI_HOME). */
-const homeDir = (): string => (require("node:os") as typeof import("node:os")).homedir();
+const TOKEN = randomBytes(6).toString("hex");
 
 /** The journal's folder. */
 export function intentDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SECOPS_INTENT_DIR) return env.SECOPS_INTENT_DIR;
-  return join(env.PULUMI_HOME || join(homeDir(), ".pulumi"), "secops", "intents");
+  // node:os loads only when it is needed.
+  const home = () => (require("node:os") as typeof import("node:os")).homedir();
+  return join(env.PULUMI_HOME || join(home(), ".pulumi"), "secops", "intents");
 }
 
 const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
@@ -78,11 +76,11 @@ function started(pid: number): string | undefined {
 const START = started(process.pid);
 
 /** The writer of an intent or a mark: this process, told apart from a later one given its pid. */
-const writer = () => ({ pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) });
+const writer = () => ({ pid: process.pid, token: TOKEN, ...(START ? { start: START } : {}) });
 
 /** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
 function alive(pid: number, token: string, start: string | undefined): boolean {
-  if (pid === process.pid) return token === processToken();
+  if (pid === process.pid) return token === TOKEN;
   const now = started(pid);
   if (now === "zombie") return false;
   if (now !== undefined && start !== undefined) return now === start;
@@ -93,13 +91,6 @@ function alive(pid: number, token: string, start: string | undefined): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-/** Rewrites an intent file whole or not at all: a kill mid-write never loses the proof of a PUT sent. */
-function replace(file: string, stored: Stored): void {
-  const partial = `${file}.partial`;
-  writeFileSync(partial, JSON.stringify(stored), { mode: 0o600 });
-  renameSync(partial, file);
 }
 
 /** An open intent: `made` once the PUT answered with an id, else `close` once the outcome is known. */
@@ -157,7 +148,7 @@ export class IntentJournal {
   /** Records an intent before its PUT (a torn new file reads as nothing: no PUT was sent after it). */
   open(team: string, intent: CreateIntent): OpenIntent {
     const folder = this.folder(team, intent.field, intent.search);
-    const file = join(folder, `${process.pid}.${processToken()}.${++this.#seq}.json`);
+    const file = join(folder, `${process.pid}.${TOKEN}.${++this.#seq}.json`);
     const stored: Stored = { ...intent, ...writer() };
     try {
       this.writeNew(folder, file, stored);
@@ -170,7 +161,9 @@ export class IntentJournal {
     const close = () => this.remove(file);
     const made = (id: string) => {
       try {
-        replace(file, { ...stored, made: id });
+        // Rewritten whole or not at all: a kill mid-write never loses the proof of a PUT sent.
+        writeFileSync(`${file}.partial`, JSON.stringify({ ...stored, made: id }), { mode: 0o600 });
+        renameSync(`${file}.partial`, file);
         this.own(file, { ...stored, made: id });
       } catch (err) {
         this.fail(err);
@@ -214,11 +207,9 @@ export class IntentJournal {
     for (const { file, stored } of this.read(team, field, search)) {
       if (stored.made) made.add(stored.made);
       if (alive(stored.pid, stored.token, stored.start)) continue;
-      const { before, at, urn } = stored;
-      const intent: LeftIntent = { field, search, before, at, settle: () => this.remove(file) };
-      if (urn) intent.urn = urn;
-      if (stored.made) intent.made = stored.made;
-      left.push(intent);
+      const { before, at, urn, made: id } = stored;
+      const settle = () => this.remove(file);
+      left.push({ field, search, before, at, ...(urn ? { urn } : {}), ...(id ? { made: id } : {}), settle });
     }
     return { left: left.sort((a, b) => b.at.localeCompare(a.at)), made };
   }
@@ -286,7 +277,7 @@ export class IntentJournal {
   /** Marks rule `id` taken over by this process while it runs: another provider's delete leaves it. */
   markTakenOver(team: string, id: string): void {
     const folder = join(this.dir, "taken", safe(team));
-    const file = join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`);
+    const file = join(folder, `${safe(id)}.${process.pid}.${TOKEN}.json`);
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       writeFileSync(file, JSON.stringify({ id, ...writer() }), { mode: 0o600 });
@@ -324,15 +315,9 @@ export class IntentJournal {
   /** The intent files of one rule (this process's own known without reading them). */
   private read(team: string, field: string, search: string): Entry[] {
     const folder = this.folder(team, field, search);
-    return this.files(team, field, search, namesIn(folder)).flatMap((file) => {
-      let text: string | undefined;
-      try {
-        if (!this.isOwn(folder, file)) text = readFileSync(file, "utf8");
-      } catch {
-        // gone meanwhile
-      }
-      return this.entry(folder, file, text, field, search) ?? [];
-    });
+    return this.files(team, field, search, namesIn(folder)).flatMap(
+      (file) => this.entry(folder, file, () => readFileSync(file, "utf8"), field, search) ?? [],
+    );
   }
 
   /** {@link read} through libuv's thread pool. */
@@ -341,9 +326,9 @@ export class IntentJournal {
     const names = await readdir(folder).catch(() => []);
     const entries = await Promise.all(
       this.files(team, field, search, names).map(async (file) => {
-        const own = this.isOwn(folder, file);
+        const own = this.#own.get(folder)?.has(file);
         const text = own ? undefined : await readFile(file, "utf8").catch(() => undefined);
-        return this.entry(folder, file, text, field, search);
+        return this.entry(folder, file, () => text, field, search);
       }),
     );
     return entries.filter((e) => e !== undefined);
@@ -356,20 +341,16 @@ export class IntentJournal {
     return [...names.filter((n) => n.endsWith(".json")).map((n) => join(folder, n)), ...legacy];
   }
 
-  /** One file's intent: this process's own from memory, another's from `text`; gone or torn: none. */
-  private entry(folder: string, file: string, text: string | undefined, field: string, search: string) {
+  /** One file's intent: this process's own from memory, another's from `text()`; gone or torn: none. */
+  private entry(folder: string, file: string, text: () => string | undefined, field: string, search: string) {
     const own = this.#own.get(folder)?.get(file);
     if (own) return { file, stored: own };
     try {
-      const stored = JSON.parse(text ?? "") as Stored;
+      const stored = JSON.parse(text() ?? "") as Stored;
       return stored.field === field && stored.search === search ? { file, stored } : undefined;
     } catch {
       return undefined;
     }
-  }
-
-  private isOwn(folder: string, file: string): boolean {
-    return this.#own.get(folder)?.has(file) ?? false;
   }
 
   private owned(folder: string): Entry[] {
