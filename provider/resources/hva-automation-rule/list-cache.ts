@@ -1,6 +1,7 @@
 /**
- * Reads of HVA rules served from one short-lived list (a refresh sends one request), with this
- * process's writes applied to it; a write whose outcome is unknown drops it.
+ * What concurrent calls share about HVA rules: reads served from one short-lived list (a refresh sends
+ * one request), with this process's writes applied to it (a write whose outcome is unknown drops it);
+ * fresh lists for creates; and one create of a rule at a time.
  */
 import type { SecOpsClient } from "../../client/client";
 import { shared } from "../../client/cancellation";
@@ -31,39 +32,32 @@ export class RuleListCache {
     return rules;
   }
 
-  /** Applies a write that succeeded; a list in flight gets it on arrival (the effects are idempotent). */
-  wrote(client: SecOpsClient, change: RuleChange): void {
-    const e = this.#entry;
-    if (!e || e.client !== client) return;
-    e.rules = e.rules.then((map) => {
-      if (!map) return map;
-      if ("put" in change) map.set(change.put.id, { ...map.get(change.put.id), ...change.put });
-      else map.delete(change.remove);
-      return map;
-    });
-  }
-
-  /** Forgets the list: after a write whose effect is unknown. */
-  invalidate(): void {
-    this.#entry = undefined;
-  }
-}
-
-/** Runs a write and applies its effect to the list cache; a failure or unknown effect drops the list. */
-export async function writing<T>(
-  cache: { lists: RuleListCache; client: SecOpsClient },
-  write: () => Promise<T>,
-  change: (result: T) => RuleChange | undefined,
-): Promise<T> {
-  try {
-    const result = await write();
-    const effect = change(result);
-    if (effect) cache.lists.wrote(cache.client, effect);
-    else cache.lists.invalidate();
-    return result;
-  } catch (err) {
-    cache.lists.invalidate();
-    throw err;
+  /**
+   * Runs a write and applies its effect to the list (a list in flight gets it on arrival: the effects
+   * are idempotent); a failure or an unknown effect (`change` gives undefined) drops the list.
+   */
+  async writing<T>(
+    client: SecOpsClient,
+    write: () => Promise<T>,
+    change: (result: T) => RuleChange | undefined,
+  ): Promise<T> {
+    try {
+      const result = await write();
+      const effect = change(result);
+      const e = this.#entry;
+      if (!effect) this.#entry = undefined;
+      else if (e && e.client === client)
+        e.rules = e.rules.then((map) => {
+          if (!map) return map;
+          if ("put" in effect) map.set(effect.put.id, { ...map.get(effect.put.id), ...effect.put });
+          else map.delete(effect.remove);
+          return map;
+        });
+      return result;
+    } catch (err) {
+      this.#entry = undefined;
+      throw err;
+    }
   }
 }
 
@@ -80,3 +74,55 @@ export const ruleOf = (
     teamId: outs.teamId,
   },
 });
+
+/**
+ * Runs tasks with the same key one after another: two creates of one rule never overlap, so a
+ * reconciling list never takes the other's rule for a candidate.
+ */
+export class KeyedLock {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const prev = this.#tails.get(key) ?? Promise.resolve();
+    const next = prev.then(task, task);
+    const tail = next.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return next;
+  }
+}
+
+/**
+ * A value loaded after the caller asked (a list showing what existed before a write): callers arriving
+ * during a load share the next one, so concurrent creates share one list per round.
+ */
+export class FreshLoad<T> {
+  #inflight: Promise<T> | undefined;
+  #next: Promise<T> | undefined;
+
+  constructor(private readonly load: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    if (!this.#inflight) return this.start();
+    this.#next ??= this.#inflight
+      .catch(() => undefined)
+      .then(() => {
+        this.#next = undefined;
+        return this.start();
+      });
+    return this.#next;
+  }
+
+  private start(): Promise<T> {
+    // Shared by every caller that arrives meanwhile: no one caller's cancellation ends it.
+    const p = shared(() => this.load());
+    this.#inflight = p;
+    const done = () => {
+      if (this.#inflight === p) this.#inflight = undefined;
+    };
+    p.then(done, done);
+    return p;
+  }
+}
