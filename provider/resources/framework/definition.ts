@@ -124,18 +124,14 @@ const present = (v: unknown) => v !== undefined && v !== null;
 
 type Props = Readonly<Record<string, PropertySpec>>;
 
+/** The TypeScript type of each property type's value (an array's: by its items). */
+type Values = { string: string; boolean: boolean; integer: number; object: Record<string, boolean | null> };
 /** The TypeScript type of a property's value. */
-type ValueOf<S extends PropertySpec> = S extends { type: "string" }
-  ? string
-  : S extends { type: "boolean" }
-    ? boolean
-    : S extends { type: "integer" }
-      ? number
-      : S extends { type: "object" }
-        ? Record<string, boolean | null>
-        : S extends { items: "string" }
-          ? string[]
-          : unknown[];
+type ValueOf<S extends PropertySpec> = S["type"] extends keyof Values
+  ? Values[S["type"]]
+  : S extends { items: "string" }
+    ? string[]
+    : unknown[];
 
 type Flat<T> = { -readonly [K in keyof T]: T[K] };
 /** The keys of `P` whose specs extend `Has`. */
@@ -244,28 +240,24 @@ export const defaultsOf = (def: Declared): Bag =>
 
 /** The zod schema of one input, with the messages the provider has always given. */
 function inputSchema(zod: typeof z, name: string, spec: PropertySpec): z.ZodType {
-  if (spec.type === "boolean") {
-    const b = zod.boolean({ error: `${name} must be a boolean` });
-    return spec.required ? b : b.nullish();
-  }
-  if (spec.type === "integer") {
-    const n = zod.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`);
-    return spec.required ? n : n.nullish();
-  }
-  if (spec.type !== "string") throw new Error(`${name}: checkInputs takes no ${spec.type} input`);
-  let s = zod
-    .string({ error: `${name} must be a non-empty string` })
-    .refine((v) => v.trim() !== "", { error: `${name} must be a non-empty string`, abort: true })
-    // eslint-disable-next-line no-control-regex
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), {
-      error: `${name} must not contain control characters (such as NUL or a line break)`,
-    });
   const max = spec.maxLength;
-  if (max !== undefined)
-    s = s.refine((v) => v.length <= max, {
-      error: (issue) => `${name} is ${String(issue.input).length} characters long; the limit is ${max}`,
-    });
-  return spec.required ? s : s.nullish();
+  let schema: z.ZodType;
+  if (spec.type === "boolean") schema = zod.boolean({ error: `${name} must be a boolean` });
+  else if (spec.type === "integer")
+    schema = zod.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`);
+  else if (spec.type === "string")
+    schema = zod
+      .string({ error: `${name} must be a non-empty string` })
+      .refine((v) => v.trim() !== "", { error: `${name} must be a non-empty string`, abort: true })
+      // eslint-disable-next-line no-control-regex
+      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), {
+        error: `${name} must not contain control characters (such as NUL or a line break)`,
+      })
+      .refine((v) => max === undefined || v.length <= max, {
+        error: (issue) => `${name} is ${String(issue.input).length} characters long; the limit is ${max}`,
+      });
+  else throw new Error(`${name}: checkInputs takes no ${spec.type} input`);
+  return spec.required ? schema : schema.nullish();
 }
 
 const schemas = new WeakMap<object, z.ZodType>();

@@ -46,9 +46,6 @@ export interface ListPage {
   continuation: string;
 }
 
-/** Results per page when the caller names none: all (each page is a whole list request anyway). */
-export const DEFAULT_PAGE_SIZE = Infinity;
-
 /** What a continuation token carries: the last id returned, the listing's limit and its count. */
 interface Cursor {
   after: string;
@@ -125,7 +122,8 @@ export async function listPage(client: SecOpsClient, req: ListPageRequest): Prom
       : cursor && req.limit === cursor.limit
         ? Math.max(0, cursor.limit - cursor.returned)
         : req.limit;
-  const size = Math.min(req.pageSize > 0 ? req.pageSize : DEFAULT_PAGE_SIZE, left);
+  // A page size of none: all (each page is a whole list request anyway).
+  const size = Math.min(req.pageSize > 0 ? req.pageSize : Infinity, left);
   const all = (await listObjects(client, req.token, req.query)).filter((o) => !cursor || o.id > cursor.after);
   const page = all.slice(0, size);
   const results = page.map(({ id, name }) => ({ id, name }));
