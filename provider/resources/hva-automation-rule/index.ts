@@ -156,7 +156,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const listed = lists.get().then(undefined, list);
     listed.catch(() => undefined); // not awaited when a left create is adopted or the scan throws
     let rule = await adoptLeftCreate(client, team, inputs, this.#claimed, urn);
-    const before = rule ? undefined : await rulesBefore(() => listed, inputs);
+    const before = rule ? undefined : await rulesBefore(listed, inputs);
     if (!rule && inputs.adoptExisting) {
       const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
       alone();

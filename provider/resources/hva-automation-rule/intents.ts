@@ -17,7 +17,7 @@ import {
   readFileSync,
   renameSync,
   rmdirSync,
-  unlinkSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { readdir, readFile, unlink } from "node:fs/promises";
@@ -113,15 +113,6 @@ function namesIn(folder: string): string[] {
   }
 }
 
-/** Removes a file; one already gone is fine. */
-function unlinkIfThere(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
-}
-
 /**
  * The journal of one process (every team, every rule). File operations block every call, so it does only
  * what the proof needs, never reads its own files back, and does not wait for removals ({@link confirmSoon}).
@@ -140,10 +131,7 @@ export class IntentJournal {
   /** Per rule folder: the background confirms not yet done (see {@link confirmed}). */
   readonly #removing = new Map<string, Promise<void>>();
 
-  constructor(
-    private readonly dir: string = intentDir(),
-    private readonly onFailure: (message: string) => void = () => undefined,
-  ) {}
+  constructor(private readonly dir: string = intentDir()) {}
 
   /** Records an intent before its PUT (a torn new file reads as nothing: no PUT was sent after it). */
   open(team: string, intent: CreateIntent): OpenIntent {
@@ -175,11 +163,10 @@ export class IntentJournal {
 
   /** Writes a new intent file, making its folder if not known, or again if {@link dropEmpty} removed it. */
   private writeNew(folder: string, file: string, stored: Stored): void {
-    const write = () => writeFileSync(file, JSON.stringify(stored), { mode: 0o600, flag: "wx" });
     for (let attempt = 0; ; attempt++) {
       if (!this.#folders.has(folder) || attempt > 0) mkdirSync(folder, { recursive: true, mode: 0o700 });
       try {
-        return write();
+        return writeFileSync(file, JSON.stringify(stored), { mode: 0o600, flag: "wx" });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 2) throw err;
       }
@@ -301,7 +288,7 @@ export class IntentJournal {
       }
       if (mark.id !== id || typeof mark.pid !== "number" || typeof mark.token !== "string") continue;
       const start = typeof mark.start === "string" ? mark.start : undefined;
-      if (!alive(mark.pid, mark.token, start)) unlinkIfThere(file);
+      if (!alive(mark.pid, mark.token, start)) rmSync(file, { force: true });
       else if (mark.pid !== process.pid) elsewhere = true;
     }
     return elsewhere;
@@ -367,7 +354,7 @@ export class IntentJournal {
 
   private remove(file: string): void {
     this.own(file, undefined);
-    unlinkIfThere(file);
+    rmSync(file, { force: true }); // one already gone is fine
     this.dropEmpty(dirname(file));
   }
 
@@ -397,7 +384,6 @@ export class IntentJournal {
   private fail(err: unknown): void {
     if (this.#failed) return;
     this.#failed = `secops: the create-intent journal in ${this.dir} cannot be written (${(err as Error).message}); creates go on, but one interrupted by a crash cannot be recovered (set SECOPS_INTENT_DIR to a writable folder)`;
-    this.onFailure(this.#failed);
   }
 }
 

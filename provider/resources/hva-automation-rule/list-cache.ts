@@ -17,12 +17,10 @@ export type RuleChange = { put: HvaRule } | { remove: string };
 export class RuleListCache {
   #entry: { at: number; client: SecOpsClient; rules: Promise<Map<string, HvaRule> | undefined> } | undefined;
 
-  constructor(private readonly windowMs = LIST_WINDOW_MS) {}
-
   /** The rules by id, or undefined when listing failed or has no route: callers then read each rule. */
   rules(client: SecOpsClient): Promise<Map<string, HvaRule> | undefined> {
     const e = this.#entry;
-    if (e && e.client === client && Date.now() - e.at <= this.windowMs) return e.rules;
+    if (e && e.client === client && Date.now() - e.at <= LIST_WINDOW_MS) return e.rules;
     // Shared by the reads of the window: no one caller's cancellation ends it.
     const rules = shared(() => client.listHvaRules()).then(
       (list) => new Map(list.map((r) => [r.id, r])),

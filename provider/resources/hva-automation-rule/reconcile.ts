@@ -41,20 +41,12 @@ export const identical = (r: HvaRule, i: Rule, claimed: ReadonlySet<string>) =>
   sameRule(r, i) && !claimed.has(r.id);
 
 /** Lists rules, or explains that this API cannot (strict-spec). */
-export async function listOrExplain(client: SecOpsClient, why: string): Promise<HvaRule[]> {
-  try {
-    return await client.listHvaRules();
-  } catch (err) {
-    if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) {
-      throw new SecOpsApiError(
-        ErrorCodes.UNSUPPORTED,
-        `${why}, but this API offers no way to list rules (${err.message})`,
-        { cause: err },
-      );
-    }
-    throw err;
-  }
-}
+export const listOrExplain = (client: SecOpsClient, why: string): Promise<HvaRule[]> =>
+  client.listHvaRules().catch((err: unknown) => {
+    if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
+    const message = `${why}, but this API offers no way to list rules (${err.message})`;
+    throw new SecOpsApiError(ErrorCodes.UNSUPPORTED, message, { cause: err });
+  });
 
 /** Failures of a reconciling list worth another try: the server or the network, not the request. */
 const TRANSIENT: readonly string[] = [
@@ -85,17 +77,14 @@ export async function listForReconcile(client: SecOpsClient, why: string): Promi
  * The proof: ids of the listed rules with the create's field and search, before its PUT. Undefined
  * without a list route (strict-spec): an unknown outcome is then only recorded, never reconciled.
  */
-export async function rulesBefore(
-  list: () => Promise<HvaRule[]>,
-  inputs: Rule,
-): Promise<string[] | undefined> {
-  try {
-    return (await list()).filter((r) => sameRule(r, inputs)).map((r) => r.id);
-  } catch (err) {
-    if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) return undefined;
-    throw err;
-  }
-}
+export const rulesBefore = (listed: Promise<HvaRule[]>, inputs: Rule): Promise<string[] | undefined> =>
+  listed.then(
+    (rules) => rules.filter((r) => sameRule(r, inputs)).map((r) => r.id),
+    (err: unknown) => {
+      if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) return undefined;
+      throw err;
+    },
+  );
 
 /** The rules that may be what an interrupted create made: same rule, not there before, not held. */
 export function candidates(
@@ -127,6 +116,23 @@ export async function createOnce(
   before: string[] | undefined,
   claimed: ReadonlySet<string>,
 ): Promise<HvaRule> {
+  // The partial failure that records a create whose outcome could not be settled.
+  const pending = (err: SecOpsError, why: string) => {
+    const record: PendingRecord = { before: before ?? null, at: new Date().toISOString() };
+    return partialFailure(
+      `${describe(inputs)} may already exist: creating it had an unknown outcome and ${why}. It is recorded as a pending create; the next up or destroy settles it (never a duplicate, never a rule that was there before)`,
+      pendingId(),
+      {
+        field: inputs.field,
+        search: inputs.search,
+        enabled: inputs.enabled,
+        teamId: team,
+        [PENDING_PROPERTY]: record,
+      },
+      inputs as never,
+      err,
+    );
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.createHvaRule({ field: inputs.field, search: inputs.search });
@@ -135,48 +141,21 @@ export async function createOnce(
       const unknownOutcome =
         isSecOpsError(err, ErrorCodes.AMBIGUOUS) || isSecOpsError(err, ErrorCodes.RESPONSE_INVALID);
       if (!unknownOutcome) throw err;
-      if (before === undefined)
-        throw pending(inputs, team, before, err, "this API offers no list to check for it");
+      if (before === undefined) throw pending(err, "this API offers no list to check for it");
       let rules: HvaRule[];
       try {
         rules = await listForReconcile(client, `checking whether the ${describe(inputs)} landed`);
       } catch (listErr) {
-        throw pending(inputs, team, before, err, `checking for it failed (${(listErr as Error).message})`);
+        throw pending(err, `checking for it failed (${(listErr as Error).message})`);
       }
       const found = candidates(rules, inputs, before, claimed);
       if (found.length === 1) return found[0];
-      if (found.length > 1) {
-        const why = unproven(inputs, found, "the create had an unknown outcome").message;
-        throw pending(inputs, team, before, err, why);
-      }
-      if (attempt >= 3) throw pending(inputs, team, before, err, "it did not land after 3 tries");
+      if (found.length > 1)
+        throw pending(err, unproven(inputs, found, "the create had an unknown outcome").message);
+      if (attempt >= 3) throw pending(err, "it did not land after 3 tries");
       // Nothing new in the list: the PUT did not land; it is sent again.
     }
   }
-}
-
-/** The partial failure that records a create whose outcome could not be settled. */
-function pending(
-  inputs: HvaRuleInputs,
-  team: string,
-  before: string[] | undefined,
-  err: SecOpsError,
-  why: string,
-): Error {
-  const record: PendingRecord = { before: before ?? null, at: new Date().toISOString() };
-  return partialFailure(
-    `${describe(inputs)} may already exist: creating it had an unknown outcome and ${why}. It is recorded as a pending create; the next up or destroy settles it (never a duplicate, never a rule that was there before)`,
-    pendingId(),
-    {
-      field: inputs.field,
-      search: inputs.search,
-      enabled: inputs.enabled,
-      teamId: team,
-      [PENDING_PROPERTY]: record,
-    },
-    inputs as never,
-    err,
-  );
 }
 
 /** True for a well-formed {@link PendingRecord}. */
