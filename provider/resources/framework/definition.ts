@@ -222,14 +222,6 @@ export function diffInputs(
   return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/** Inputs with the definition's defaults for what was not given. */
-export function withDefaults(def: Declared, inputs: Bag): Bag {
-  const out = { ...inputs };
-  for (const [k, spec] of Object.entries(def.inputs))
-    if (spec.default !== undefined && !present(out[k])) out[k] = spec.default;
-  return out;
-}
-
 /** The default of each input that has one. */
 export const defaultsOf = (def: Declared): Bag =>
   Object.fromEntries(
@@ -300,7 +292,10 @@ export function checkInputs(def: Declared, news: unknown): { inputs: Bag; failur
       if (bag[property] !== UNKNOWN) failures.push({ property, reason: issue.message });
     }
   failures.push(...(def.refine?.(bag) ?? []));
-  return failures.length ? { inputs: bag, failures } : { inputs: withDefaults(def, bag), failures };
+  if (failures.length) return { inputs: bag, failures };
+  // The definition's defaults for what was not given.
+  const defaults = Object.entries(defaultsOf(def)).filter(([k]) => !present(bag[k]));
+  return { inputs: { ...bag, ...Object.fromEntries(defaults) }, failures };
 }
 
 /** {@link checkInputs} as Pulumi's check result, typed (no `failures` key when there is none). */

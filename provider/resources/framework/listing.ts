@@ -53,8 +53,6 @@ interface Cursor {
   returned: number;
 }
 
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString("base64url");
-
 function decodeCursor(token: string): Cursor {
   try {
     const c = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as Cursor;
@@ -129,9 +127,6 @@ export async function listPage(client: SecOpsClient, req: ListPageRequest): Prom
   const results = page.map(({ id, name }) => ({ id, name }));
   const returned = (cursor?.returned ?? 0) + results.length;
   const more = all.length > page.length && left > results.length && results.length > 0;
-  const limit = cursor?.limit ?? req.limit;
-  return {
-    results,
-    continuation: more ? encodeCursor({ after: page[page.length - 1].id, limit, returned }) : "",
-  };
+  const next: Cursor = { after: page[page.length - 1]?.id, limit: cursor?.limit ?? req.limit, returned };
+  return { results, continuation: more ? Buffer.from(JSON.stringify(next)).toString("base64url") : "" };
 }
