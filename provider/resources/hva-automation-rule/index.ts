@@ -211,26 +211,24 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       this.#takenOver.set(id, this.ctx.urn?.());
       intentJournal().markTakenOver(await teamOf(client), id);
     }
-    const found = (rule: HvaRule) => ({
-      id,
-      props: disabledSince(outputs(rule, props ?? { field: "", search: "", enabled: true }), props, false),
-    });
-    const listed = (await this.#listCache.rules(client))?.get(id);
-    if (listed) return found(listed);
-    // Not in the list (or no list): a GET tells "deleted" from "not listed".
-    let rule: HvaRule | undefined;
-    try {
-      rule = await client.getHvaRule(id);
-    } catch (err) {
-      if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
-      if (!props) throw cannotImport(`HVA rule ${id}`, err);
+    // Not in the list (or no list): a GET tells "deleted" from "not listed" (null: no route to read).
+    const rule =
+      (await this.#listCache.rules(client))?.get(id) ??
+      (await client.getHvaRule(id).catch((err: unknown) => {
+        if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
+        if (!props) throw cannotImport(`HVA rule ${id}`, err);
+        return null;
+      }));
+    if (rule === null) {
       this.ctx.warn(
         "hva-read",
         "secops: the API offers no route to read HVA rules; state was kept as it is and drift detection is unavailable for HvaAutomationRule",
       );
       return { id, props };
     }
-    return rule ? found(rule) : {};
+    if (!rule) return {};
+    const outs = outputs(rule, props ?? { field: "", search: "", enabled: true });
+    return { id, props: disabledSince(outs, props, false) };
   }
 
   async update(
@@ -245,17 +243,15 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     return this.#listCache.writing(
       client,
       async () => {
-        try {
-          const rule = await client.setHvaRuleEnabled(id, news.enabled);
-          return { outs: disabledSince(outputs(rule, news), olds, true) };
-        } catch (err) {
+        const rule = await client.setHvaRuleEnabled(id, news.enabled).catch(async (err: unknown) => {
           if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
           throw new SecOpsApiError(
             ErrorCodes.NOT_FOUND,
             `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
             { cause: err },
           );
-        }
+        });
+        return { outs: disabledSince(outputs(rule, news), olds, true) };
       },
       (r) => ruleOf(id, r.outs!),
     );
@@ -274,16 +270,15 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   /** Deletes the rule; true when it is known to be gone from the list. */
   private async remove(client: SecOpsClient, id: string, props: HvaRuleOutputs): Promise<boolean> {
+    const urn = this.ctx.urn?.();
     if (isPendingId(id)) {
       const team = await teamOf(client);
-      const urn = this.ctx.urn?.();
       await this.#creating.run(ruleKey(props.field, props.search), () =>
         removePendingCreate(client, team, id, props as never, this.#claimed, urn),
       );
       return false;
     }
     held(props?.teamId, id, props);
-    const urn = this.ctx.urn?.();
     const here = this.#takenOver.has(id) && (this.#takenOver.get(id) ?? "") !== (urn ?? "-");
     const elsewhere =
       !this.#takenOver.has(id) && intentJournal().takenOverElsewhere(await teamOf(client), id);
