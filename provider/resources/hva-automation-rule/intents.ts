@@ -60,14 +60,19 @@ const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
 const ruleKey = (field: string, search: string) =>
   createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
-/** When process `pid` started (Linux /proc), "zombie" for one ended but not reaped, or undefined. */
-function started(pid: number): string | undefined {
-  let stat: string;
+/** `f()`, or undefined when it throws (a file not there, gone meanwhile or torn). */
+function tried<T>(f: () => T): T | undefined {
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return f();
   } catch {
     return undefined;
   }
+}
+
+/** When process `pid` started (Linux /proc), "zombie" for one ended but not reaped, or undefined. */
+function started(pid: number): string | undefined {
+  const stat = tried(() => readFileSync(`/proc/${pid}/stat`, "utf8"));
+  if (stat === undefined) return undefined;
   // pid (comm) state ppid ... starttime is the 22nd field; comm may hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return fields[0] === "Z" || fields[0] === "X" ? "zombie" : fields[19];
@@ -105,13 +110,7 @@ export type LeftIntent = CreateIntent & { settle(): void };
 type Entry = { file: string; stored: Stored };
 
 /** The names in `folder`; none when it does not exist. */
-function namesIn(folder: string): string[] {
-  try {
-    return readdirSync(folder);
-  } catch {
-    return [];
-  }
-}
+const namesIn = (folder: string): string[] => tried(() => readdirSync(folder)) ?? [];
 
 /**
  * The journal of one process (every team, every rule). File operations block every call, so it does only
@@ -205,13 +204,9 @@ export class IntentJournal {
   scanForCreate(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
     const folder = this.folder(team, field, search);
     if (!this.#folders.has(folder)) {
-      let madeNow = false;
-      try {
-        madeNow = mkdirSync(folder, { recursive: true, mode: 0o700 }) !== undefined;
-        this.#folders.add(folder);
-      } catch {
-        // the intent's write reports it
-      }
+      // The first folder made, "" when it was there, undefined when it cannot be (the intent's write says so).
+      const madeNow = tried(() => mkdirSync(folder, { recursive: true, mode: 0o700 }) ?? "");
+      if (madeNow !== undefined) this.#folders.add(folder);
       if (madeNow && !this.legacy(team).has(ruleKey(field, search))) return { left: [], made: new Set() };
     }
     return this.scan(team, field, search);
@@ -280,12 +275,9 @@ export class IntentJournal {
     let elsewhere = false;
     for (const name of names) {
       const file = join(folder, name);
-      let mark: { id?: unknown; pid?: unknown; token?: unknown; start?: unknown };
-      try {
-        mark = JSON.parse(readFileSync(file, "utf8")) as typeof mark;
-      } catch {
-        continue; // torn or gone
-      }
+      type Mark = { id?: unknown; pid?: unknown; token?: unknown; start?: unknown };
+      const mark = tried(() => JSON.parse(readFileSync(file, "utf8")) as Mark);
+      if (mark === undefined) continue; // torn or gone
       if (mark.id !== id || typeof mark.pid !== "number" || typeof mark.token !== "string") continue;
       const start = typeof mark.start === "string" ? mark.start : undefined;
       if (!alive(mark.pid, mark.token, start)) rmSync(file, { force: true });
@@ -332,12 +324,8 @@ export class IntentJournal {
   private entry(folder: string, file: string, text: () => string | undefined, field: string, search: string) {
     const own = this.#own.get(folder)?.get(file);
     if (own) return { file, stored: own };
-    try {
-      const stored = JSON.parse(text() ?? "") as Stored;
-      return stored.field === field && stored.search === search ? { file, stored } : undefined;
-    } catch {
-      return undefined;
-    }
+    const stored = tried(() => JSON.parse(text() ?? "") as Stored | null);
+    return stored?.field === field && stored.search === search ? { file, stored } : undefined;
   }
 
   private owned(folder: string): Entry[] {
