@@ -6,6 +6,7 @@
 import type { SecOpsClient } from "../../client/client";
 import { shared } from "../../client/cancellation";
 import type { HvaRule } from "../../client/types";
+import type { HvaRuleOutputs } from "./definition";
 
 /** How long one list serves reads (a refresh's reads arrive as a burst). */
 const LIST_WINDOW_MS = 5_000;
@@ -60,17 +61,8 @@ export class RuleListCache {
 }
 
 /** The rule a create or update left (its outputs), as the list would show it. */
-export const ruleOf = (
-  id: string,
-  outs: { field: string; search: string; enabled: boolean; teamId: string },
-): RuleChange => ({
-  put: {
-    id,
-    searchField: outs.field as HvaRule["searchField"],
-    search: outs.search,
-    enabled: outs.enabled,
-    teamId: outs.teamId,
-  },
+export const ruleOf = (id: string, { field, search, enabled, teamId }: HvaRuleOutputs): RuleChange => ({
+  put: { id, searchField: field as HvaRule["searchField"], search, enabled, teamId },
 });
 
 /**

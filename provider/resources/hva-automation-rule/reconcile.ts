@@ -142,12 +142,10 @@ export async function createOnce(
         isSecOpsError(err, ErrorCodes.AMBIGUOUS) || isSecOpsError(err, ErrorCodes.RESPONSE_INVALID);
       if (!unknownOutcome) throw err;
       if (before === undefined) throw pending(err, "this API offers no list to check for it");
-      let rules: HvaRule[];
-      try {
-        rules = await listForReconcile(client, `checking whether the ${describe(inputs)} landed`);
-      } catch (listErr) {
-        throw pending(err, `checking for it failed (${(listErr as Error).message})`);
-      }
+      const why = `checking whether the ${describe(inputs)} landed`;
+      const rules = await listForReconcile(client, why).catch((listErr: Error) => {
+        throw pending(err, `checking for it failed (${listErr.message})`);
+      });
       const found = candidates(rules, inputs, before, claimed);
       if (found.length === 1) return found[0];
       if (found.length > 1)
