@@ -21,8 +21,11 @@ import { URN_INPUT } from "./declarations";
 /** Credentials of the host's one provider instance: from `configure`, else the environment. */
 export class ProviderRuntime implements ResourceContext {
   private ready: Promise<ConnectionSettings> | undefined;
-  /** An unusable setting found at configure, until one check reports it (every API call does). */
-  private problem: string | undefined;
+  /**
+   * An unusable setting found at configure, until one check takes it (one failure per host, not per
+   * resource; every API call fails with it).
+   */
+  problem: string | undefined;
 
   /**
    * Called by the host, unawaited (hence the ready promise). An unusable setting fails the next check
@@ -43,13 +46,6 @@ export class ProviderRuntime implements ResourceContext {
     return Promise.resolve();
   }
 
-  /** The configuration's problem the first time it is asked for (one failure per host, not per resource). */
-  takeProblem(): string | undefined {
-    const problem = this.problem;
-    this.problem = undefined;
-    return problem;
-  }
-
   /** The shared client for the configured settings. */
   async client(): Promise<SecOpsClient> {
     this.ready ??= Promise.resolve().then(() => resolveSettings());
@@ -61,8 +57,7 @@ export class ProviderRuntime implements ResourceContext {
     if (warned.has(key)) return;
     warned.add(key);
     // Loaded here: the plugin imports this module too, and must not load the program SDK at start.
-    const sdk = require("@pulumi/pulumi") as typeof pulumi;
-    void sdk.log.warn(message);
+    void (require("@pulumi/pulumi") as typeof pulumi).log.warn(message);
   }
 }
 
@@ -84,7 +79,8 @@ export function dynamicImplementation<I, O>(
   const bound: DynamicImplementation<I, O> = {
     configure: (req) => runtime.configure(req),
     check: async (olds, news) => {
-      const problem = runtime.takeProblem();
+      const problem = runtime.problem;
+      runtime.problem = undefined;
       // The URN the dynamic classes add to the inputs (see ./declarations.ts) goes to check apart.
       const tagged = !!news && typeof news === "object" && URN_INPUT in news;
       const { [URN_INPUT]: urn, ...inputs } = tagged ? (news as Record<string, unknown>) : {};
