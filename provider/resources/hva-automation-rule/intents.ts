@@ -213,8 +213,7 @@ export class IntentJournal {
   }
 
   /** A later call about rule `id` shows it is held: the intents that made it are removed. */
-  confirm(team: string, field: unknown, search: unknown, id: string): void {
-    if (typeof field !== "string" || typeof search !== "string") return;
+  confirm(team: string, field: string, search: string, id: string): void {
     for (const { file, stored } of this.read(team, field, search)) if (stored.made === id) this.remove(file);
   }
 

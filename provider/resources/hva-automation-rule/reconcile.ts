@@ -159,10 +159,8 @@ export async function createOnce(
 /** True for a well-formed {@link PendingRecord}. */
 export function pendingRecordOf(props: Record<string, unknown> | undefined): PendingRecord | undefined {
   const r = props?.[PENDING_PROPERTY] as PendingRecord | undefined;
-  if (!r || typeof r !== "object") return undefined;
-  if (r.before !== null && !(Array.isArray(r.before) && r.before.every((x) => typeof x === "string")))
-    return undefined;
-  return r;
+  const ids = (b: unknown) => b === null || (Array.isArray(b) && b.every((x) => typeof x === "string"));
+  return r && typeof r === "object" && ids(r.before) ? r : undefined;
 }
 
 /** True for an intent of this resource: same URN (plugin), or neither has one (dynamic host). */
