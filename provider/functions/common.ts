@@ -15,24 +15,22 @@ export type InputFields<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 /** Options every function takes: explicit connection settings (else stack config, else env). */
 export type FunctionOptions = ConnectionOptions;
 
-/** Explicit options fail when wrong (SECOPS_INVALID_INPUT), never silently falling back to another key. */
-function checkFunctionOptions(opts: unknown): FunctionOptions {
-  if (opts === undefined) return {};
-  if (opts === null || typeof opts !== "object" || Array.isArray(opts))
+/**
+ * The shared client for explicit options > `secops:apiKey`/`secops:baseUrl` > SECOPS_* env. Explicit
+ * options fail when wrong (SECOPS_INVALID_INPUT), never silently falling back to another key.
+ */
+export function functionClient(opts?: FunctionOptions): SecOpsClient {
+  const explicit: unknown = opts === undefined ? {} : opts;
+  if (explicit === null || typeof explicit !== "object" || Array.isArray(explicit))
     throw new SecOpsInputError("opts", "must be an object with apiKey and/or baseUrl");
-  for (const [key, value] of Object.entries(opts)) {
+  for (const [key, value] of Object.entries(explicit)) {
     if (key !== "apiKey" && key !== "baseUrl") {
       throw new SecOpsInputError(`opts.${key}`, `is not an option${didYouMean(key, ["apiKey", "baseUrl"])}`);
     }
     if (value !== undefined && notNonEmptyString(value))
       throw new SecOpsInputError(`opts.${key}`, "must be a non-empty string");
   }
-  return opts as FunctionOptions;
-}
-
-/** The shared client for explicit options > `secops:apiKey`/`secops:baseUrl` > SECOPS_* env. */
-export function functionClient(opts?: FunctionOptions): SecOpsClient {
-  const explicit = checkFunctionOptions(opts);
   const config = new (sdk().Config)("secops");
-  return clientFor(resolveSettings(explicit, (key) => config.get(key.slice("secops:".length))));
+  const given = explicit as FunctionOptions;
+  return clientFor(resolveSettings(given, (key) => config.get(key.slice("secops:".length))));
 }

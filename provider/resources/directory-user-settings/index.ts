@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
+import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../../client/errors";
 import type { DirectoryUser } from "../../client/types";
 import type { ResourceContext, ResourceImplementation } from "../framework/context";
 import { checkResult, diffInputs, fromApi } from "../framework/definition";
@@ -16,7 +16,7 @@ import {
   isUnknown,
   sameTeamIfKnown,
 } from "../framework/runtime";
-import { Declarations, declaredOnce } from "../framework/declarations";
+import { Declarations } from "../framework/declarations";
 import { dynamicImplementation } from "../framework/shim-target";
 import {
   definition,
@@ -46,27 +46,17 @@ const outputs = (
 ): DirectoryUserSettingsOutputs => ({ ...fromApi(definition, user), previousValues, restoreOnDelete });
 
 /** Reads the user, or undefined when this API offers no read route (strict-spec). */
-async function readUser(client: SecOpsClient, id: string): Promise<DirectoryUser | undefined> {
-  try {
-    return await client.getDirectoryUser(id);
-  } catch (err) {
+const readUser = (client: SecOpsClient, id: string): Promise<DirectoryUser | undefined> =>
+  client.getDirectoryUser(id).catch((err: unknown) => {
     if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) return undefined;
     throw err;
-  }
-}
+  });
 
 /** PATCHes the flags; a 403 says the key's role. */
-async function patch(
-  client: SecOpsClient,
-  id: string,
-  flags: Partial<Record<UserFlag, boolean>>,
-): Promise<DirectoryUser> {
-  try {
-    return await client.updateDirectoryUser(id, flags);
-  } catch (err) {
+const patch = (client: SecOpsClient, id: string, flags: Partial<Record<UserFlag, boolean>>) =>
+  client.updateDirectoryUser(id, flags).catch(async (err: unknown) => {
     throw await explainForbidden(client, err);
-  }
-}
+  });
 
 const pick = (from: Partial<Record<UserFlag, unknown>>, flags: readonly UserFlag[]) =>
   Object.fromEntries(flags.map((f) => [f, from[f]])) as Partial<Record<UserFlag, boolean>>;
@@ -84,7 +74,7 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   DirectoryUserSettingsOutputs
 > {
   /** Which resource manages which user in this run. */
-  readonly #declared = new Declarations();
+  readonly #declared = new Declarations("directoryUserId", duplicateUserReason);
   /** Users taken over or shown held in this run, with the URN if known: another's delete restores nothing. */
   readonly #imported = new Map<string, string | undefined>();
 
@@ -97,12 +87,9 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     urn = this.ctx.urn?.(),
   ): Promise<pulumi.dynamic.CheckResult<DirectoryUserSettingsInputs>> {
     const checked = checkResult<DirectoryUserSettingsInputs>(definition, news);
-    const user = checked.inputs?.directoryUserId;
-    const key = typeof user === "string" && !isUnknown(user) ? user : undefined;
-    return declaredOnce(this.#declared, checked, key, urn, (other) => ({
-      property: "directoryUserId",
-      reason: duplicateUserReason(other, key!),
-    }));
+    // Without failures, directoryUserId is a string (perhaps not known yet in preview).
+    const user = checked.inputs.directoryUserId;
+    return this.#declared.checked(checked, isUnknown(user) ? undefined : user, urn);
   }
 
   async diff(
@@ -118,29 +105,15 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
     const urn = this.ctx.urn?.();
     if (urn && !isPendingId(id) && !this.#imported.has(id)) this.#imported.set(id, urn);
     // A flag no longer set is no longer managed: a change too (the values to restore shrink).
-    const now = managed(news).sort().join();
-    return {
-      ...diff,
-      changes:
-        diff.changes ||
-        now !==
-          Object.keys(olds.previousValues ?? {})
-            .sort()
-            .join(),
-    };
+    const was = Object.keys(olds.previousValues ?? {}).sort();
+    return { ...diff, changes: diff.changes || managed(news).sort().join() !== was.join() };
   }
 
   async create(
     inputs: DirectoryUserSettingsInputs,
   ): Promise<pulumi.dynamic.CreateResult<DirectoryUserSettingsOutputs>> {
     // Asked again before the PATCH: the engine checks resources while creates already run.
-    const alone = () =>
-      this.#declared.refuseContender(
-        inputs.directoryUserId,
-        this.ctx.urn?.(),
-        (other) =>
-          new SecOpsInputError("directoryUserId", duplicateUserReason(other, inputs.directoryUserId)),
-      );
+    const alone = () => this.#declared.refuseContender(inputs.directoryUserId, this.ctx.urn?.());
     alone();
     // Every create takes the flags over: a resource leaving in this run (renamed without aliases) must
     // not restore them afterwards. Without a URN (the dynamic host) the two cannot be told apart.
@@ -169,13 +142,11 @@ export class DirectoryUserSettingsImpl implements ResourceImplementation<
   ): Promise<pulumi.dynamic.ReadResult<DirectoryUserSettingsOutputs>> {
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `directory user ${id}`);
-    let user: DirectoryUser | undefined;
-    try {
-      user = await readUser(client, id);
-    } catch (err) {
-      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return {};
+    const user = await readUser(client, id).catch((err: unknown) => {
+      if (isSecOpsError(err, ErrorCodes.NOT_FOUND)) return null;
       throw err;
-    }
+    });
+    if (user === null) return {};
     if (!user && !props) throw cannotImport(`directory user ${id}`, undefined);
     if (!user) {
       this.ctx.warn(

@@ -1,5 +1,6 @@
 /** One live object, one resource: every run's Check sees all of a provider's declarations. */
 import type { CheckFailure } from "@pulumi/pulumi/dynamic";
+import { SecOpsInputError } from "../../client/errors";
 
 /** The input the dynamic classes give the URN in (the dynamic host's Check is not told it). */
 export const URN_INPUT = "__secopsUrn";
@@ -7,6 +8,7 @@ export const URN_INPUT = "__secopsUrn";
 /**
  * Which resource (URN) of one provider instance declares which object (a rule's field and search, a
  * directory user) in this run. The same URN checked again (a replace, Create's re-check) is no second one.
+ * Another is refused at `property`, for `reason(the URN declaring it, the object's key)`.
  */
 export class Declarations {
   readonly #byKey = new Map<string, string>();
@@ -14,13 +16,26 @@ export class Declarations {
   /** Every URN that declared each object, refused ones included. */
   readonly #contenders = new Map<string, Set<string>>();
 
-  /** Records that `urn` declares `key`; the URN already declaring it, if any (`urn` then only contends). */
-  declare(key: string, urn: string | undefined): string | undefined {
-    if (!urn) return undefined;
+  constructor(
+    private readonly property: string,
+    private readonly reason: (other: string, key: string) => string,
+  ) {}
+
+  /**
+   * A passed check's result, recording that `urn` declares `key` (undefined: not known yet); refused
+   * when another URN declares it (`urn` then only contends).
+   */
+  checked<R extends { failures?: readonly CheckFailure[] }>(
+    checked: R,
+    key: string | undefined,
+    urn: string | undefined,
+  ): R {
+    if (checked.failures?.length || key === undefined || !urn) return checked;
     const contenders = this.#contenders.get(key) ?? new Set<string>();
     this.#contenders.set(key, contenders.add(urn));
     const other = this.#byKey.get(key);
-    if (other !== undefined && other !== urn) return other;
+    if (other !== undefined && other !== urn)
+      return { ...checked, failures: [{ property: this.property, reason: this.reason(other, key) }] };
     const previous = this.#byUrn.get(urn);
     if (previous !== undefined && previous !== key) {
       this.#byKey.delete(previous);
@@ -28,28 +43,15 @@ export class Declarations {
     }
     this.#byKey.set(key, urn);
     this.#byUrn.set(urn, key);
-    return undefined;
+    return checked;
   }
 
   /**
-   * Throws `refusal(other)` when another resource declared `key` in this run, refused or not. Creates
-   * ask at start and again before writing: the engine still runs Checks while creates run.
+   * Throws SECOPS_INVALID_INPUT when another resource declared `key` in this run, refused or not.
+   * Creates ask at start and again before writing: the engine still runs Checks while creates run.
    */
-  refuseContender(key: string, urn: string | undefined, refusal: (other: string) => Error): void {
+  refuseContender(key: string, urn: string | undefined): void {
     const other = urn ? [...(this.#contenders.get(key) ?? [])].find((u) => u !== urn) : undefined;
-    if (other !== undefined) throw refusal(other);
+    if (other !== undefined) throw new SecOpsInputError(this.property, this.reason(other, key));
   }
-}
-
-/** A passed check's result, refused with `duplicate`'s failure when another resource declares `key`. */
-export function declaredOnce<R extends { failures?: readonly CheckFailure[] }>(
-  declarations: Declarations,
-  checked: R,
-  key: string | undefined,
-  urn: string | undefined,
-  duplicate: (other: string) => CheckFailure,
-): R {
-  if (checked.failures?.length || key === undefined) return checked;
-  const other = declarations.declare(key, urn);
-  return other === undefined ? checked : { ...checked, failures: [duplicate(other)] };
 }

@@ -2,6 +2,7 @@
  * A resource declared once (`<resource>/definition.ts`), and what is made of it: types, the inputs
  * check, the Diff of plain inputs, import and drift defaults, and what `npm run build` writes.
  */
+import type { CheckFailure } from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
 import type { SecOpsClient } from "../../client/client";
 import { didYouMean } from "../../client/options";
@@ -34,12 +35,6 @@ export interface PropertySpec {
    * implementation sets it. An input that is such an output is what import declares and drift compares.
    */
   api?: string | false;
-}
-
-/** One check failure, as Pulumi's CheckFailure. */
-export interface CheckFailure {
-  property: string;
-  reason: string;
 }
 
 /** How a resource's objects are listed (`List`, `secops drift`, `secops hva export`). */
@@ -129,52 +124,40 @@ const present = (v: unknown) => v !== undefined && v !== null;
 
 type Props = Readonly<Record<string, PropertySpec>>;
 
+/** The TypeScript type of each property type's value (an array's: by its items). */
+type Values = { string: string; boolean: boolean; integer: number; object: Record<string, boolean | null> };
 /** The TypeScript type of a property's value. */
-type ValueOf<S extends PropertySpec> = S extends { type: "string" }
-  ? string
-  : S extends { type: "boolean" }
-    ? boolean
-    : S extends { type: "integer" }
-      ? number
-      : S extends { type: "object" }
-        ? Record<string, boolean | null>
-        : S extends { items: "string" }
-          ? string[]
-          : unknown[];
+type ValueOf<S extends PropertySpec> = S["type"] extends keyof Values
+  ? Values[S["type"]]
+  : S extends { items: "string" }
+    ? string[]
+    : unknown[];
 
 type Flat<T> = { -readonly [K in keyof T]: T[K] };
 /** The keys of `P` whose specs extend `Has`. */
 type KeysWith<P extends Props, Has> = { [K in keyof P]: P[K] extends Has ? K : never }[keyof P];
 
-/** A resource's inputs after check (defaults applied), from its definition (`as const`). */
-export type InputsOf<D extends { inputs: Props }> = Flat<
-  { [K in KeysWith<D["inputs"], { required: true } | { default: boolean }>]: ValueOf<D["inputs"][K]> } & {
-    [
-      K in Exclude<keyof D["inputs"], KeysWith<D["inputs"], { required: true } | { default: boolean }>>
-    ]?: ValueOf<D["inputs"][K]>;
+/** The values of `P`: those whose specs extend `Always` always present, the others may be absent (or `Or`). */
+type Typed<P extends Props, Always, Or = never> = Flat<
+  { [K in KeysWith<P, Always>]: ValueOf<P[K]> } & {
+    [K in Exclude<keyof P, KeysWith<P, Always>>]?: ValueOf<P[K]> | Or;
   }
 >;
 
-/** A resource's outputs in state: a required one always has a value, another may be absent or null. */
-export type OutputsOf<D extends { outputs: Props }> = Flat<
-  { [K in KeysWith<D["outputs"], { required: true }>]: ValueOf<D["outputs"][K]> } & {
-    [K in Exclude<keyof D["outputs"], KeysWith<D["outputs"], { required: true }>>]?: ValueOf<
-      D["outputs"][K]
-    > | null;
-  }
+/** A resource's inputs after check (defaults applied), from its definition (`as const`). */
+export type InputsOf<D extends { inputs: Props }> = Typed<
+  D["inputs"],
+  { required: true } | { default: boolean }
 >;
+
+/** A resource's outputs in state: a required one always has a value, another may be absent or null. */
+export type OutputsOf<D extends { outputs: Props }> = Typed<D["outputs"], { required: true }, null>;
 
 /** The outputs read from the API's object (every output but those marked `api: false`). */
 export type ApiOutputsOf<D extends { outputs: Props }> = Pick<
   OutputsOf<D>,
   Exclude<keyof D["outputs"], KeysWith<D["outputs"], { api: false }>> & keyof OutputsOf<D>
 >;
-
-/** The inputs that are outputs read from the API: each with the API object's field it is read from. */
-const apiInputs = (def: { inputs: Props; outputs: Props }): Array<[string, string]> =>
-  Object.keys(def.inputs)
-    .filter((k) => k in def.outputs && def.outputs[k].api !== false)
-    .map((k) => [k, (def.outputs[k].api as string | undefined) ?? k]);
 
 /** What {@link defineResource} adds to what a resource's file writes. */
 export interface Derived {
@@ -190,7 +173,10 @@ export interface Derived {
 export function defineResource<S extends { name: string; inputs: Props; outputs: Props; drift: object }>(
   spec: S,
 ): S & Derived {
-  const pairs = apiInputs(spec);
+  // The inputs that are outputs read from the API: each with the API object's field it is read from.
+  const pairs = Object.keys(spec.inputs)
+    .filter((k) => k in spec.outputs && spec.outputs[k].api !== false)
+    .map((k) => [k, (spec.outputs[k].api as string | undefined) ?? k]);
   const fields = Object.fromEntries(
     pairs.map(([k, api]) => [k, (live: Record<string, unknown>) => live[api] ?? null]),
   );
@@ -226,25 +212,14 @@ export function diffInputs(
   news: object,
 ): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
   const [before, after] = [olds as Bag, news as Bag];
-  const replaces = replacedBy(def, before, after);
+  const replaces = Object.keys(def.inputs).filter(
+    (k) => def.inputs[k].replaceOnChange && (after[k] === UNKNOWN || before[k] !== after[k]),
+  );
   const changed = Object.entries(def.inputs).filter(([k, spec]) => {
     const value = after[k] ?? spec.default;
     return k in def.outputs && present(value) && value !== (before[k] ?? spec.default);
   });
   return { changes: replaces.length > 0 || changed.length > 0, replaces, deleteBeforeReplace: false };
-}
-
-/** The property names the dynamic front-end sends: inputs, and the outputs it seeds as undefined. */
-export const knownNames = (def: Declared): string[] => [
-  ...new Set([...Object.keys(def.inputs), ...Object.keys(def.outputs)]),
-];
-
-/** Inputs with the definition's defaults for what was not given. */
-export function withDefaults(def: Declared, inputs: Bag): Bag {
-  const out = { ...inputs };
-  for (const [k, spec] of Object.entries(def.inputs))
-    if (spec.default !== undefined && !present(out[k])) out[k] = spec.default;
-  return out;
 }
 
 /** The default of each input that has one. */
@@ -257,28 +232,24 @@ export const defaultsOf = (def: Declared): Bag =>
 
 /** The zod schema of one input, with the messages the provider has always given. */
 function inputSchema(zod: typeof z, name: string, spec: PropertySpec): z.ZodType {
-  if (spec.type === "boolean") {
-    const b = zod.boolean({ error: `${name} must be a boolean` });
-    return spec.required ? b : b.nullish();
-  }
-  if (spec.type === "integer") {
-    const n = zod.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`);
-    return spec.required ? n : n.nullish();
-  }
-  if (spec.type !== "string") throw new Error(`${name}: checkInputs takes no ${spec.type} input`);
-  let s = zod
-    .string({ error: `${name} must be a non-empty string` })
-    .refine((v) => v.trim() !== "", { error: `${name} must be a non-empty string`, abort: true })
-    // eslint-disable-next-line no-control-regex
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), {
-      error: `${name} must not contain control characters (such as NUL or a line break)`,
-    });
   const max = spec.maxLength;
-  if (max !== undefined)
-    s = s.refine((v) => v.length <= max, {
-      error: (issue) => `${name} is ${String(issue.input).length} characters long; the limit is ${max}`,
-    });
-  return spec.required ? s : s.nullish();
+  let schema: z.ZodType;
+  if (spec.type === "boolean") schema = zod.boolean({ error: `${name} must be a boolean` });
+  else if (spec.type === "integer")
+    schema = zod.number({ error: `${name} must be an integer` }).int(`${name} must be an integer`);
+  else if (spec.type === "string")
+    schema = zod
+      .string({ error: `${name} must be a non-empty string` })
+      .refine((v) => v.trim() !== "", { error: `${name} must be a non-empty string`, abort: true })
+      // eslint-disable-next-line no-control-regex
+      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), {
+        error: `${name} must not contain control characters (such as NUL or a line break)`,
+      })
+      .refine((v) => max === undefined || v.length <= max, {
+        error: (issue) => `${name} is ${String(issue.input).length} characters long; the limit is ${max}`,
+      });
+  else throw new Error(`${name}: checkInputs takes no ${spec.type} input`);
+  return spec.required ? schema : schema.nullish();
 }
 
 const schemas = new WeakMap<object, z.ZodType>();
@@ -297,17 +268,6 @@ function inputsSchema(def: Declared): z.ZodType {
   return schema;
 }
 
-/** Unknown names, each with the closest known one. */
-function unknownNames(def: Declared, news: Bag): CheckFailure[] {
-  const names = knownNames(def);
-  return Object.keys(news)
-    .filter((k) => k !== "__provider" && !names.includes(k))
-    .map((key) => ({
-      property: key,
-      reason: `${key} is not an input of ${def.name}${didYouMean(key, names)}`,
-    }));
-}
-
 /**
  * Checks inputs without network: one failure per problem, named by property (an input unknown in
  * preview is not judged). Without failures, the inputs come back with defaults applied.
@@ -319,7 +279,12 @@ export function checkInputs(def: Declared, news: unknown): { inputs: Bag; failur
       failures: [{ property: "", reason: `the inputs of ${def.name} must be an object` }],
     };
   const bag = news as Bag;
-  const failures = unknownNames(def, bag);
+  // Unknown names, each with the closest known one: the dynamic front-end sends the inputs, and the
+  // outputs it seeds as undefined.
+  const names = [...new Set([...Object.keys(def.inputs), ...Object.keys(def.outputs)])];
+  const failures: CheckFailure[] = Object.keys(bag)
+    .filter((k) => k !== "__provider" && !names.includes(k))
+    .map((k) => ({ property: k, reason: `${k} is not an input of ${def.name}${didYouMean(k, names)}` }));
   const parsed = inputsSchema(def).safeParse(bag);
   if (!parsed.success)
     for (const issue of parsed.error.issues) {
@@ -327,20 +292,16 @@ export function checkInputs(def: Declared, news: unknown): { inputs: Bag; failur
       if (bag[property] !== UNKNOWN) failures.push({ property, reason: issue.message });
     }
   failures.push(...(def.refine?.(bag) ?? []));
-  return failures.length ? { inputs: bag, failures } : { inputs: withDefaults(def, bag), failures };
+  if (failures.length) return { inputs: bag, failures };
+  // The definition's defaults for what was not given.
+  const defaults = Object.entries(defaultsOf(def)).filter(([k]) => !present(bag[k]));
+  return { inputs: { ...bag, ...Object.fromEntries(defaults) }, failures };
 }
 
 /** {@link checkInputs} as Pulumi's check result, typed (no `failures` key when there is none). */
 export function checkResult<I>(def: Declared, news: unknown): { inputs: I; failures?: CheckFailure[] } {
   const { inputs, failures } = checkInputs(def, news);
   return failures.length ? { inputs: inputs as I, failures } : { inputs: inputs as I };
-}
-
-/** The inputs whose change replaces the object, among those that changed from `olds` to `news`. */
-export function replacedBy(def: { inputs: Props }, olds: Bag, news: Bag): string[] {
-  return Object.entries(def.inputs)
-    .filter(([k, spec]) => spec.replaceOnChange && (news[k] === UNKNOWN || olds[k] !== news[k]))
-    .map(([k]) => k);
 }
 
 /** Output-only names a program must not set (the API decides them), as check failures. */

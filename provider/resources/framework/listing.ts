@@ -46,17 +46,12 @@ export interface ListPage {
   continuation: string;
 }
 
-/** Results per page when the caller names none: all (each page is a whole list request anyway). */
-export const DEFAULT_PAGE_SIZE = Infinity;
-
 /** What a continuation token carries: the last id returned, the listing's limit and its count. */
 interface Cursor {
   after: string;
   limit: number;
   returned: number;
 }
-
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString("base64url");
 
 function decodeCursor(token: string): Cursor {
   try {
@@ -71,38 +66,27 @@ function decodeCursor(token: string): Cursor {
   );
 }
 
-/** Refuses what the query cannot mean, naming the key (before anything is sent). */
-function checkQuery(token: string, query: Record<string, unknown>): void {
-  const keys = listQueryKeys(token);
-  const known = Object.keys(keys);
-  for (const [key, value] of Object.entries(query)) {
-    const spec = keys[key];
-    if (!spec) {
-      const hint = didYouMean(key, known) || (known.length ? ` (known: ${known.join(", ")})` : "");
-      throw new SecOpsInputError(key, `is not a query key of ${token}${hint}`);
-    }
-    if (value !== undefined && value !== null && typeof value !== spec.type)
-      throw new SecOpsInputError(key, `must be a ${spec.type}`);
-  }
-}
-
-/** Results this page may hold: the protocol repeats `limit`; `pulumi do ... --count` sends what is left. */
-function remaining(limit: number, cursor: Cursor | undefined): number {
-  if (limit < 1) return Infinity;
-  if (cursor && limit === cursor.limit) return Math.max(0, cursor.limit - cursor.returned);
-  return limit;
-}
-
 /** Checks a page request before anything is sent (SECOPS_INVALID_INPUT naming the field). */
 export function checkListRequest(req: ListPageRequest): void {
-  if (!listSpec(req.token))
+  const keys = listSpec(req.token)?.query;
+  if (!keys)
     throw new SecOpsInputError(
       "token",
       `${req.token} cannot be listed; the secops provider lists ${LISTABLE.join(" and ")}`,
     );
   if (req.limit < 0) throw new SecOpsInputError("limit", "must not be negative");
   if (req.pageSize < 0) throw new SecOpsInputError("page_size", "must not be negative");
-  checkQuery(req.token, req.query);
+  // What the query cannot mean is refused, naming the key.
+  const known = Object.keys(keys);
+  for (const [key, value] of Object.entries(req.query)) {
+    const spec = keys[key];
+    if (!spec) {
+      const hint = didYouMean(key, known) || (known.length ? ` (known: ${known.join(", ")})` : "");
+      throw new SecOpsInputError(key, `is not a query key of ${req.token}${hint}`);
+    }
+    if (value !== undefined && value !== null && typeof value !== spec.type)
+      throw new SecOpsInputError(key, `must be a ${spec.type}`);
+  }
   if (req.continuation) decodeCursor(req.continuation);
 }
 
@@ -129,16 +113,20 @@ export async function listObjects<T extends { id: string }>(
 export async function listPage(client: SecOpsClient, req: ListPageRequest): Promise<ListPage> {
   checkListRequest(req);
   const cursor = req.continuation ? decodeCursor(req.continuation) : undefined;
-  const left = remaining(req.limit, cursor);
-  const size = Math.min(req.pageSize > 0 ? req.pageSize : DEFAULT_PAGE_SIZE, left);
+  // Results this page may hold: the protocol repeats `limit`; `pulumi do ... --count` sends what is left.
+  const left =
+    req.limit < 1
+      ? Infinity
+      : cursor && req.limit === cursor.limit
+        ? Math.max(0, cursor.limit - cursor.returned)
+        : req.limit;
+  // A page size of none: all (each page is a whole list request anyway).
+  const size = Math.min(req.pageSize > 0 ? req.pageSize : Infinity, left);
   const all = (await listObjects(client, req.token, req.query)).filter((o) => !cursor || o.id > cursor.after);
   const page = all.slice(0, size);
   const results = page.map(({ id, name }) => ({ id, name }));
   const returned = (cursor?.returned ?? 0) + results.length;
   const more = all.length > page.length && left > results.length && results.length > 0;
-  const limit = cursor?.limit ?? req.limit;
-  return {
-    results,
-    continuation: more ? encodeCursor({ after: page[page.length - 1].id, limit, returned }) : "",
-  };
+  const next: Cursor = { after: page[page.length - 1]?.id, limit: cursor?.limit ?? req.limit, returned };
+  return { results, continuation: more ? Buffer.from(JSON.stringify(next)).toString("base64url") : "" };
 }

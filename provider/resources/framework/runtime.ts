@@ -36,16 +36,12 @@ export function partialFailure(
   cause: unknown,
 ): Error {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  const err = new Error(`${message}: ${reason}`, { cause }) as Error & {
-    id: string;
-    properties: Record<string, unknown>;
-    reasons: string[];
-  };
-  err.id = id;
   // The host adds no __provider to a failed create's properties; the next operation needs it.
-  err.properties = { ...properties, __provider: inputs.__provider };
-  err.reasons = [reason];
-  return err;
+  return Object.assign(new Error(`${message}: ${reason}`, { cause }), {
+    id,
+    properties: { ...properties, __provider: inputs.__provider },
+    reasons: [reason],
+  });
 }
 
 /** A 403 on a write, with the key's role and the roles that may write (assumed); others pass through. */

@@ -8,7 +8,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
-import type { SecOpsConfigError } from "../../client/errors";
 import {
   clientFor,
   configuredSettingsProblem,
@@ -22,8 +21,11 @@ import { URN_INPUT } from "./declarations";
 /** Credentials of the host's one provider instance: from `configure`, else the environment. */
 export class ProviderRuntime implements ResourceContext {
   private ready: Promise<ConnectionSettings> | undefined;
-  /** An unusable setting found at configure; reported by one check, then by every API call. */
-  private problem: { error: SecOpsConfigError; reported: boolean } | undefined;
+  /**
+   * An unusable setting found at configure, until one check takes it (one failure per host, not per
+   * resource; every API call fails with it).
+   */
+  problem: string | undefined;
 
   /**
    * Called by the host, unawaited (hence the ready promise). An unusable setting fails the next check
@@ -31,7 +33,7 @@ export class ProviderRuntime implements ResourceContext {
    */
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
     const error = configuredSettingsProblem((key) => req.config.get(key));
-    this.problem = error && { error, reported: false };
+    this.problem = error?.message;
     const settings = error
       ? Promise.reject(error)
       : Promise.resolve().then(() => resolveSettings({}, (key) => req.config.get(key)));
@@ -42,13 +44,6 @@ export class ProviderRuntime implements ResourceContext {
       if (warning) this.warn("settings", warning);
     });
     return Promise.resolve();
-  }
-
-  /** The configuration's problem the first time it is asked for (one failure per host, not per resource). */
-  takeProblem(): string | undefined {
-    if (!this.problem || this.problem.reported) return undefined;
-    this.problem.reported = true;
-    return this.problem.error.message;
   }
 
   /** The shared client for the configured settings. */
@@ -62,8 +57,7 @@ export class ProviderRuntime implements ResourceContext {
     if (warned.has(key)) return;
     warned.add(key);
     // Loaded here: the plugin imports this module too, and must not load the program SDK at start.
-    const sdk = require("@pulumi/pulumi") as typeof pulumi;
-    void sdk.log.warn(message);
+    void (require("@pulumi/pulumi") as typeof pulumi).log.warn(message);
   }
 }
 
@@ -85,42 +79,34 @@ export function dynamicImplementation<I, O>(
   const bound: DynamicImplementation<I, O> = {
     configure: (req) => runtime.configure(req),
     check: async (olds, news) => {
-      const { urn, inputs } = withoutUrn(news);
-      return withConfigProblem(runtime.takeProblem(), await impl.check(olds, inputs, urn));
+      const problem = runtime.problem;
+      runtime.problem = undefined;
+      // The URN the dynamic classes add to the inputs (see ./declarations.ts) goes to check apart.
+      const tagged = !!news && typeof news === "object" && URN_INPUT in news;
+      const { [URN_INPUT]: urn, ...inputs } = tagged ? (news as Record<string, unknown>) : {};
+      const result = await impl.check(
+        olds,
+        tagged ? inputs : news,
+        typeof urn === "string" ? urn : undefined,
+      );
+      // The configuration's problem is a failure of no one property.
+      if (!problem) return result;
+      return { ...result, failures: [{ property: "", reason: problem }, ...(result.failures ?? [])] };
     },
     diff: (id, olds, news) => impl.diff(id, olds, news),
     create: (inputs) => impl.create(inputs),
     read: (id, props) => impl.read(id, props),
     update: (id, olds, news) => impl.update(id, olds, news),
     delete: (id, props) => impl.delete(id, props),
-    route: (...args: unknown[]) => route(bound, args),
+    route: (...args: unknown[]) => {
+      const [a, b] = args;
+      const req = a as pulumi.dynamic.ConfigureRequest;
+      if (args.length === 1)
+        return req && typeof req === "object" && req.config && typeof req.config.get === "function"
+          ? bound.configure(req)
+          : bound.create(a as I);
+      return typeof a === "string" ? bound.read(a, b as O) : bound.check(a as I, b as I);
+    },
   };
   return bound;
-}
-
-/** The inputs without the URN the dynamic classes add (see ./declarations.ts), and that URN. */
-function withoutUrn(news: unknown): { urn: string | undefined; inputs: unknown } {
-  if (!news || typeof news !== "object" || !(URN_INPUT in news)) return { urn: undefined, inputs: news };
-  const { [URN_INPUT]: urn, ...inputs } = news as Record<string, unknown>;
-  return { urn: typeof urn === "string" ? urn : undefined, inputs };
-}
-
-/** A check's result with the configuration's problem as a failure of no one property. */
-function withConfigProblem<I>(
-  problem: string | undefined,
-  result: pulumi.dynamic.CheckResult<I>,
-): pulumi.dynamic.CheckResult<I> {
-  if (!problem) return result;
-  return { ...result, failures: [{ property: "", reason: problem }, ...(result.failures ?? [])] };
-}
-
-function route<I, O>(impl: DynamicImplementation<I, O>, args: unknown[]): Promise<unknown> {
-  const [a, b] = args;
-  if (args.length === 1) {
-    const req = a as pulumi.dynamic.ConfigureRequest;
-    return req && typeof req === "object" && req.config && typeof req.config.get === "function"
-      ? impl.configure(req)
-      : impl.create(a as I);
-  }
-  return typeof a === "string" ? impl.read(a, b as O) : impl.check(a as I, b as I);
 }

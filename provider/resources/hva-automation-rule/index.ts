@@ -1,26 +1,34 @@
 /** HvaAutomationRule's implementation, shared by both front-ends; `provider` is what the shim loads. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
-import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
+import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../../client/errors";
 import type { HvaRule } from "../../client/types";
 import type { ResourceContext, ResourceImplementation } from "../framework/context";
-import { checkResult, diffInputs } from "../framework/definition";
+import { checkResult, diffInputs, fromApi } from "../framework/definition";
 import {
   assertTeam,
   cannotImport,
   explainForbidden,
   isPendingId,
   isUnknown,
+  partialFailure,
   sameTeamIfKnown,
   teamOf,
 } from "../framework/runtime";
 import { dynamicImplementation } from "../framework/shim-target";
-import { RuleListCache, ruleOf, writing, type RuleChange } from "./list-cache";
-import { createRule, outputs } from "./create";
-import { held, removePendingCreate } from "./settle";
+import { FreshLoad, KeyedLock, RuleListCache, ruleOf, type RuleChange } from "./list-cache";
+import {
+  adoptLeftCreate,
+  createOnce,
+  held,
+  identical,
+  listForReconcile,
+  listOrExplain,
+  removePendingCreate,
+  rulesBefore,
+} from "./reconcile";
 import { intentJournal } from "./intents";
-import { FreshLoad, KeyedLock } from "./serial";
-import { Declarations, declaredOnce } from "../framework/declarations";
+import { Declarations } from "../framework/declarations";
 import { definition, type HvaRuleInputs, type HvaRuleOutputs } from "./definition";
 
 export { definition, type HvaRuleInputs, type HvaRuleOutputs } from "./definition";
@@ -40,6 +48,12 @@ function disabledSince(
   const since = kept ?? (wrote ? new Date().toISOString() : undefined);
   return since === undefined ? rest : { ...rest, disabledAt: since };
 }
+
+/** A rule's outputs: what the API answered, else the inputs (and no team: ""). */
+const outputs = (
+  rule: HvaRule,
+  inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">,
+): HvaRuleOutputs => fromApi(definition, rule, { ...inputs, teamId: "" });
 
 /** What identifies the rule a resource declares. */
 const ruleKey = (field: string, search: string) => JSON.stringify([field, search]);
@@ -61,7 +75,9 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   /** Per rule, the URNs that showed in this run they keep it: no other resource adopts or deletes it. */
   readonly #holders = new Map<string, Set<string>>();
   /** Which resource declares which rule (field and search) in this run. */
-  readonly #declared = new Declarations();
+  readonly #declared = new Declarations("search", (other, key) =>
+    duplicateRuleReason(other, ...(JSON.parse(key) as [string, string])),
+  );
   /** Creates of the same rule (field and search) run one at a time. */
   readonly #creating = new KeyedLock();
   readonly #lists = new WeakMap<SecOpsClient, FreshLoad<HvaRule[]>>();
@@ -76,12 +92,6 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     if (urn) this.#holders.set(id, (this.#holders.get(id) ?? new Set<string>()).add(urn));
   }
 
-  /** Another resource that holds rule `id` in this run, when the front-end tells URNs apart. */
-  #heldElsewhere(id: string): string | undefined {
-    const urn = this.ctx.urn?.();
-    return urn ? [...(this.#holders.get(id) ?? [])].find((u) => u !== urn) : undefined;
-  }
-
   /** Checks the inputs; a second resource of this provider declaring the same rule is refused. */
   async check(
     _olds: unknown,
@@ -89,14 +99,10 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     urn = this.ctx.urn?.(),
   ): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
     const checked = checkResult<HvaRuleInputs>(definition, news);
-    const { field, search } = checked.inputs ?? {};
-    const known =
-      typeof field === "string" && typeof search === "string" && !isUnknown(field) && !isUnknown(search);
-    const key = known ? ruleKey(field, search) : undefined;
-    return declaredOnce(this.#declared, checked, key, urn, (other) => ({
-      property: "search",
-      reason: duplicateRuleReason(other, field!, search!),
-    }));
+    // Without failures, field and search are strings (perhaps not known yet in preview).
+    const { field, search } = checked.inputs;
+    const key = isUnknown(field) || isUnknown(search) ? undefined : ruleKey(field, search);
+    return this.#declared.checked(checked, key, urn);
   }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
@@ -113,38 +119,84 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
     const client = await this.ctx.client();
-    let lists = this.#lists.get(client);
-    if (!lists) this.#lists.set(client, (lists = new FreshLoad(() => client.listHvaRules())));
-    const warn = (k: string, m: string) => this.ctx.warn(k, m);
     const urn = this.ctx.urn?.();
-    const adopted = {
-      add: (id: string, team: string) => {
-        this.#takenOver.set(id, urn);
-        intentJournal().markTakenOver(team, id);
-      },
-    };
     const key = ruleKey(inputs.field, inputs.search);
-    const alone = () =>
-      this.#declared.refuseContender(
-        key,
-        urn,
-        (other) => new SecOpsInputError("search", duplicateRuleReason(other, inputs.field, inputs.search)),
-      );
-    alone();
-    const stopping = () => this.ctx.stopping === true;
-    const c = { client, claimed: this.#claimed, adopted, lists, warn, urn, alone, stopping };
-    const made = await this.#creating
+    this.#declared.refuseContender(key, urn);
+    return this.#creating
       .run(key, () =>
-        writing(
-          { lists: this.#listCache, client },
-          () => createRule(c, inputs),
+        this.#listCache.writing(
+          client,
+          () => this.#createRule(client, inputs, urn),
           (r) => ruleOf(r.id, r.outs!),
         ),
       )
       .catch(async (err: unknown) => {
         throw await explainForbidden(client, err);
       });
-    return { ...made, outs: made.outs && disabledSince(made.outs, undefined, true) };
+  }
+
+  /**
+   * Adopts (what a crashed create of this rule made, or with adoptExisting an identical rule), or records
+   * the rules that exist (the proof), journals the intent and creates; then sets `enabled`.
+   */
+  async #createRule(
+    client: SecOpsClient,
+    inputs: HvaRuleInputs,
+    urn: string | undefined,
+  ): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
+    // Asked again before writing: another resource may have declared the rule since the create began.
+    const alone = () => this.#declared.refuseContender(ruleKey(inputs.field, inputs.search), urn);
+    const team = await teamOf(client);
+    const journal = intentJournal();
+    let lists = this.#lists.get(client);
+    if (!lists) this.#lists.set(client, (lists = new FreshLoad(() => client.listHvaRules())));
+    // The proof list is asked for now (after this create started); the journal is read meanwhile.
+    const list = () =>
+      listForReconcile(client, "creating an HVA rule records the rules that exist before it");
+    const listed = lists.get().then(undefined, list);
+    listed.catch(() => undefined); // not awaited when a left create is adopted or the scan throws
+    let rule = await adoptLeftCreate(client, team, inputs, this.#claimed, urn);
+    const before = rule ? undefined : await rulesBefore(listed, inputs);
+    if (!rule && inputs.adoptExisting) {
+      const rules = await listOrExplain(client, "adoptExisting looks for an identical rule");
+      alone();
+      rule = rules.find((r) => identical(r, inputs, this.#claimed));
+      if (rule) {
+        // Taken over in this run: a resource leaving the stack does not delete it.
+        this.#takenOver.set(rule.id, urn);
+        journal.markTakenOver(team, rule.id);
+      }
+    }
+    if (!rule) {
+      alone();
+      const at = new Date().toISOString();
+      // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
+      const { field, search } = inputs;
+      const intent = before
+        ? journal.open(team, { field, search, before, at, ...(urn ? { urn } : {}) })
+        : undefined;
+      if (journal.failure) this.ctx.warn("intent-journal", journal.failure);
+      try {
+        rule = await createOnce(client, inputs, team, before, this.#claimed);
+      } catch (err) {
+        // The caller gets a pending id (with its proof) or a definite failure; a process that is ending
+        // keeps the intent, as its caller may be gone and never record the pending id.
+        if (!this.ctx.stopping) intent?.close();
+        throw err;
+      }
+      intent?.made(rule.id); // kept until a later call shows the caller recorded it
+    }
+    this.#claimed.add(rule.id);
+    // The API's default `enabled` may differ; a failure to set it is a partial create (the rule exists).
+    if (rule.enabled !== inputs.enabled) {
+      try {
+        rule = await client.setHvaRuleEnabled(rule.id, inputs.enabled);
+      } catch (err) {
+        const what = `HVA rule ${rule.id} was created but setting enabled=${inputs.enabled} failed`;
+        throw partialFailure(what, rule.id, { ...outputs(rule, inputs) }, inputs as never, err);
+      }
+    }
+    return { id: rule.id, outs: disabledSince(outputs(rule, inputs), undefined, true) };
   }
 
   /** Refresh (with the last outputs) or import (`props` undefined: the id is all there is). */
@@ -159,26 +211,24 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
       this.#takenOver.set(id, this.ctx.urn?.());
       intentJournal().markTakenOver(await teamOf(client), id);
     }
-    const found = (rule: HvaRule) => ({
-      id,
-      props: disabledSince(outputs(rule, props ?? { field: "", search: "", enabled: true }), props, false),
-    });
-    const listed = (await this.#listCache.rules(client))?.get(id);
-    if (listed) return found(listed);
-    // Not in the list (or no list): a GET tells "deleted" from "not listed".
-    let rule: HvaRule | undefined;
-    try {
-      rule = await client.getHvaRule(id);
-    } catch (err) {
-      if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
-      if (!props) throw cannotImport(`HVA rule ${id}`, err);
+    // Not in the list (or no list): a GET tells "deleted" from "not listed" (null: no route to read).
+    const rule =
+      (await this.#listCache.rules(client))?.get(id) ??
+      (await client.getHvaRule(id).catch((err: unknown) => {
+        if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
+        if (!props) throw cannotImport(`HVA rule ${id}`, err);
+        return null;
+      }));
+    if (rule === null) {
       this.ctx.warn(
         "hva-read",
         "secops: the API offers no route to read HVA rules; state was kept as it is and drift detection is unavailable for HvaAutomationRule",
       );
       return { id, props };
     }
-    return rule ? found(rule) : {};
+    if (!rule) return {};
+    const outs = outputs(rule, props ?? { field: "", search: "", enabled: true });
+    return { id, props: disabledSince(outs, props, false) };
   }
 
   async update(
@@ -190,21 +240,18 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     await assertTeam(client, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
     this.#holds(id);
-    const cache = { lists: this.#listCache, client };
-    return writing(
-      cache,
+    return this.#listCache.writing(
+      client,
       async () => {
-        try {
-          const rule = await client.setHvaRuleEnabled(id, news.enabled);
-          return { outs: disabledSince(outputs(rule, news), olds, true) };
-        } catch (err) {
+        const rule = await client.setHvaRuleEnabled(id, news.enabled).catch(async (err: unknown) => {
           if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw await explainForbidden(client, err);
           throw new SecOpsApiError(
             ErrorCodes.NOT_FOUND,
             `HVA rule ${id} no longer exists; run \`pulumi refresh\` so the next update recreates it`,
             { cause: err },
           );
-        }
+        });
+        return { outs: disabledSince(outputs(rule, news), olds, true) };
       },
       (r) => ruleOf(id, r.outs!),
     );
@@ -214,8 +261,8 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const client = await this.ctx.client();
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     // Known effect: the rule is gone; a pending settle or a disable-for-delete drops the list instead.
-    await writing(
-      { lists: this.#listCache, client },
+    await this.#listCache.writing(
+      client,
       () => this.remove(client, id, props),
       (removed): RuleChange | undefined => (removed ? { remove: id } : undefined),
     );
@@ -223,32 +270,26 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   /** Deletes the rule; true when it is known to be gone from the list. */
   private async remove(client: SecOpsClient, id: string, props: HvaRuleOutputs): Promise<boolean> {
+    const urn = this.ctx.urn?.();
     if (isPendingId(id)) {
       const team = await teamOf(client);
-      const key = JSON.stringify([props.field, props.search]);
-      const urn = this.ctx.urn?.();
-      const settle = () =>
-        removePendingCreate(client, intentJournal(), team, id, props as never, this.#claimed, urn);
-      await this.#creating.run(key, settle);
+      await this.#creating.run(ruleKey(props.field, props.search), () =>
+        removePendingCreate(client, team, id, props as never, this.#claimed, urn),
+      );
       return false;
     }
     held(props?.teamId, id, props);
-    const here = this.#takenOver.has(id) && (this.#takenOver.get(id) ?? "") !== (this.ctx.urn?.() ?? "-");
+    const here = this.#takenOver.has(id) && (this.#takenOver.get(id) ?? "") !== (urn ?? "-");
     const elsewhere =
       !this.#takenOver.has(id) && intentJournal().takenOverElsewhere(await teamOf(client), id);
-    if (here || elsewhere) {
-      this.ctx.warn(
-        `hva-kept-${id}`,
-        `secops: HVA rule ${id} was not deleted: another resource of this stack took it over in this run (adoptExisting or import) and holds it now; only this resource left the stack`,
-      );
-      return false;
-    }
-    const holder = this.#heldElsewhere(id);
-    if (holder) {
-      this.ctx.warn(
-        `hva-kept-${id}`,
-        `secops: HVA rule ${id} was not deleted: ${holder} of this stack holds it; this resource no longer does`,
-      );
+    // Another resource that holds the rule in this run, when the front-end tells URNs apart.
+    const holder = urn ? [...(this.#holders.get(id) ?? [])].find((u) => u !== urn) : undefined;
+    const kept =
+      here || elsewhere
+        ? "another resource of this stack took it over in this run (adoptExisting or import) and holds it now; only this resource left the stack"
+        : holder && `${holder} of this stack holds it; this resource no longer does`;
+    if (kept) {
+      this.ctx.warn(`hva-kept-${id}`, `secops: HVA rule ${id} was not deleted: ${kept}`);
       return false;
     }
     // The claim goes only once the rule is gone (or disabled): a failed delete keeps it from adoption.

@@ -17,7 +17,7 @@ import {
   readFileSync,
   renameSync,
   rmdirSync,
-  unlinkSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { readdir, readFile, unlink } from "node:fs/promises";
@@ -46,30 +46,33 @@ interface Stored extends CreateIntent {
 }
 
 /** This process's token (see {@link writer}). */
-let token: string | undefined;
-const processToken = (): string => (token ??= randomBytes(6).toString("hex"));
-
-/** The user's home folder; node:os loads only when it is needed (no SECOPS_INTENT_DIR or PULUMI_HOME). */
-const homeDir = (): string => (require("node:os") as typeof import("node:os")).homedir();
+const TOKEN = randomBytes(6).toString("hex");
 
 /** The journal's folder. */
 export function intentDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SECOPS_INTENT_DIR) return env.SECOPS_INTENT_DIR;
-  return join(env.PULUMI_HOME || join(homeDir(), ".pulumi"), "secops", "intents");
+  // node:os loads only when it is needed.
+  const home = () => (require("node:os") as typeof import("node:os")).homedir();
+  return join(env.PULUMI_HOME || join(home(), ".pulumi"), "secops", "intents");
 }
 
 const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
 const ruleKey = (field: string, search: string) =>
   createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
-/** When process `pid` started (Linux /proc), "zombie" for one ended but not reaped, or undefined. */
-function started(pid: number): string | undefined {
-  let stat: string;
+/** `f()`, or undefined when it throws (a file not there, gone meanwhile or torn). */
+function tried<T>(f: () => T): T | undefined {
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return f();
   } catch {
     return undefined;
   }
+}
+
+/** When process `pid` started (Linux /proc), "zombie" for one ended but not reaped, or undefined. */
+function started(pid: number): string | undefined {
+  const stat = tried(() => readFileSync(`/proc/${pid}/stat`, "utf8"));
+  if (stat === undefined) return undefined;
   // pid (comm) state ppid ... starttime is the 22nd field; comm may hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return fields[0] === "Z" || fields[0] === "X" ? "zombie" : fields[19];
@@ -78,11 +81,11 @@ function started(pid: number): string | undefined {
 const START = started(process.pid);
 
 /** The writer of an intent or a mark: this process, told apart from a later one given its pid. */
-const writer = () => ({ pid: process.pid, token: processToken(), ...(START ? { start: START } : {}) });
+const writer = () => ({ pid: process.pid, token: TOKEN, ...(START ? { start: START } : {}) });
 
 /** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
 function alive(pid: number, token: string, start: string | undefined): boolean {
-  if (pid === process.pid) return token === processToken();
+  if (pid === process.pid) return token === TOKEN;
   const now = started(pid);
   if (now === "zombie") return false;
   if (now !== undefined && start !== undefined) return now === start;
@@ -93,13 +96,6 @@ function alive(pid: number, token: string, start: string | undefined): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-/** Rewrites an intent file whole or not at all: a kill mid-write never loses the proof of a PUT sent. */
-function replace(file: string, stored: Stored): void {
-  const partial = `${file}.partial`;
-  writeFileSync(partial, JSON.stringify(stored), { mode: 0o600 });
-  renameSync(partial, file);
 }
 
 /** An open intent: `made` once the PUT answered with an id, else `close` once the outcome is known. */
@@ -114,22 +110,7 @@ export type LeftIntent = CreateIntent & { settle(): void };
 type Entry = { file: string; stored: Stored };
 
 /** The names in `folder`; none when it does not exist. */
-function namesIn(folder: string): string[] {
-  try {
-    return readdirSync(folder);
-  } catch {
-    return [];
-  }
-}
-
-/** Removes a file; one already gone is fine. */
-function unlinkIfThere(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
-}
+const namesIn = (folder: string): string[] => tried(() => readdirSync(folder)) ?? [];
 
 /**
  * The journal of one process (every team, every rule). File operations block every call, so it does only
@@ -149,15 +130,12 @@ export class IntentJournal {
   /** Per rule folder: the background confirms not yet done (see {@link confirmed}). */
   readonly #removing = new Map<string, Promise<void>>();
 
-  constructor(
-    private readonly dir: string = intentDir(),
-    private readonly onFailure: (message: string) => void = () => undefined,
-  ) {}
+  constructor(private readonly dir: string = intentDir()) {}
 
   /** Records an intent before its PUT (a torn new file reads as nothing: no PUT was sent after it). */
   open(team: string, intent: CreateIntent): OpenIntent {
     const folder = this.folder(team, intent.field, intent.search);
-    const file = join(folder, `${process.pid}.${processToken()}.${++this.#seq}.json`);
+    const file = join(folder, `${process.pid}.${TOKEN}.${++this.#seq}.json`);
     const stored: Stored = { ...intent, ...writer() };
     try {
       this.writeNew(folder, file, stored);
@@ -170,7 +148,9 @@ export class IntentJournal {
     const close = () => this.remove(file);
     const made = (id: string) => {
       try {
-        replace(file, { ...stored, made: id });
+        // Rewritten whole or not at all: a kill mid-write never loses the proof of a PUT sent.
+        writeFileSync(`${file}.partial`, JSON.stringify({ ...stored, made: id }), { mode: 0o600 });
+        renameSync(`${file}.partial`, file);
         this.own(file, { ...stored, made: id });
       } catch (err) {
         this.fail(err);
@@ -182,11 +162,10 @@ export class IntentJournal {
 
   /** Writes a new intent file, making its folder if not known, or again if {@link dropEmpty} removed it. */
   private writeNew(folder: string, file: string, stored: Stored): void {
-    const write = () => writeFileSync(file, JSON.stringify(stored), { mode: 0o600, flag: "wx" });
     for (let attempt = 0; ; attempt++) {
       if (!this.#folders.has(folder) || attempt > 0) mkdirSync(folder, { recursive: true, mode: 0o700 });
       try {
-        return write();
+        return writeFileSync(file, JSON.stringify(stored), { mode: 0o600, flag: "wx" });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 2) throw err;
       }
@@ -214,11 +193,9 @@ export class IntentJournal {
     for (const { file, stored } of this.read(team, field, search)) {
       if (stored.made) made.add(stored.made);
       if (alive(stored.pid, stored.token, stored.start)) continue;
-      const { before, at, urn } = stored;
-      const intent: LeftIntent = { field, search, before, at, settle: () => this.remove(file) };
-      if (urn) intent.urn = urn;
-      if (stored.made) intent.made = stored.made;
-      left.push(intent);
+      const { before, at, urn, made: id } = stored;
+      const settle = () => this.remove(file);
+      left.push({ field, search, before, at, ...(urn ? { urn } : {}), ...(id ? { made: id } : {}), settle });
     }
     return { left: left.sort((a, b) => b.at.localeCompare(a.at)), made };
   }
@@ -227,21 +204,16 @@ export class IntentJournal {
   scanForCreate(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
     const folder = this.folder(team, field, search);
     if (!this.#folders.has(folder)) {
-      let madeNow = false;
-      try {
-        madeNow = mkdirSync(folder, { recursive: true, mode: 0o700 }) !== undefined;
-        this.#folders.add(folder);
-      } catch {
-        // the intent's write reports it
-      }
+      // The first folder made, "" when it was there, undefined when it cannot be (the intent's write says so).
+      const madeNow = tried(() => mkdirSync(folder, { recursive: true, mode: 0o700 }) ?? "");
+      if (madeNow !== undefined) this.#folders.add(folder);
       if (madeNow && !this.legacy(team).has(ruleKey(field, search))) return { left: [], made: new Set() };
     }
     return this.scan(team, field, search);
   }
 
   /** A later call about rule `id` shows it is held: the intents that made it are removed. */
-  confirm(team: string, field: unknown, search: unknown, id: string): void {
-    if (typeof field !== "string" || typeof search !== "string") return;
+  confirm(team: string, field: string, search: string, id: string): void {
     for (const { file, stored } of this.read(team, field, search)) if (stored.made === id) this.remove(file);
   }
 
@@ -286,7 +258,7 @@ export class IntentJournal {
   /** Marks rule `id` taken over by this process while it runs: another provider's delete leaves it. */
   markTakenOver(team: string, id: string): void {
     const folder = join(this.dir, "taken", safe(team));
-    const file = join(folder, `${safe(id)}.${process.pid}.${processToken()}.json`);
+    const file = join(folder, `${safe(id)}.${process.pid}.${TOKEN}.json`);
     try {
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       writeFileSync(file, JSON.stringify({ id, ...writer() }), { mode: 0o600 });
@@ -302,15 +274,12 @@ export class IntentJournal {
     let elsewhere = false;
     for (const name of names) {
       const file = join(folder, name);
-      let mark: { id?: unknown; pid?: unknown; token?: unknown; start?: unknown };
-      try {
-        mark = JSON.parse(readFileSync(file, "utf8")) as typeof mark;
-      } catch {
-        continue; // torn or gone
-      }
+      type Mark = { id?: unknown; pid?: unknown; token?: unknown; start?: unknown };
+      const mark = tried(() => JSON.parse(readFileSync(file, "utf8")) as Mark);
+      if (mark === undefined) continue; // torn or gone
       if (mark.id !== id || typeof mark.pid !== "number" || typeof mark.token !== "string") continue;
       const start = typeof mark.start === "string" ? mark.start : undefined;
-      if (!alive(mark.pid, mark.token, start)) unlinkIfThere(file);
+      if (!alive(mark.pid, mark.token, start)) rmSync(file, { force: true });
       else if (mark.pid !== process.pid) elsewhere = true;
     }
     return elsewhere;
@@ -324,15 +293,9 @@ export class IntentJournal {
   /** The intent files of one rule (this process's own known without reading them). */
   private read(team: string, field: string, search: string): Entry[] {
     const folder = this.folder(team, field, search);
-    return this.files(team, field, search, namesIn(folder)).flatMap((file) => {
-      let text: string | undefined;
-      try {
-        if (!this.isOwn(folder, file)) text = readFileSync(file, "utf8");
-      } catch {
-        // gone meanwhile
-      }
-      return this.entry(folder, file, text, field, search) ?? [];
-    });
+    return this.files(team, field, search, namesIn(folder)).flatMap(
+      (file) => this.entry(folder, file, () => readFileSync(file, "utf8"), field, search) ?? [],
+    );
   }
 
   /** {@link read} through libuv's thread pool. */
@@ -341,9 +304,9 @@ export class IntentJournal {
     const names = await readdir(folder).catch(() => []);
     const entries = await Promise.all(
       this.files(team, field, search, names).map(async (file) => {
-        const own = this.isOwn(folder, file);
+        const own = this.#own.get(folder)?.has(file);
         const text = own ? undefined : await readFile(file, "utf8").catch(() => undefined);
-        return this.entry(folder, file, text, field, search);
+        return this.entry(folder, file, () => text, field, search);
       }),
     );
     return entries.filter((e) => e !== undefined);
@@ -356,20 +319,12 @@ export class IntentJournal {
     return [...names.filter((n) => n.endsWith(".json")).map((n) => join(folder, n)), ...legacy];
   }
 
-  /** One file's intent: this process's own from memory, another's from `text`; gone or torn: none. */
-  private entry(folder: string, file: string, text: string | undefined, field: string, search: string) {
+  /** One file's intent: this process's own from memory, another's from `text()`; gone or torn: none. */
+  private entry(folder: string, file: string, text: () => string | undefined, field: string, search: string) {
     const own = this.#own.get(folder)?.get(file);
     if (own) return { file, stored: own };
-    try {
-      const stored = JSON.parse(text ?? "") as Stored;
-      return stored.field === field && stored.search === search ? { file, stored } : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private isOwn(folder: string, file: string): boolean {
-    return this.#own.get(folder)?.has(file) ?? false;
+    const stored = tried(() => JSON.parse(text() ?? "") as Stored | null);
+    return stored?.field === field && stored.search === search ? { file, stored } : undefined;
   }
 
   private owned(folder: string): Entry[] {
@@ -386,7 +341,7 @@ export class IntentJournal {
 
   private remove(file: string): void {
     this.own(file, undefined);
-    unlinkIfThere(file);
+    rmSync(file, { force: true }); // one already gone is fine
     this.dropEmpty(dirname(file));
   }
 
@@ -416,7 +371,6 @@ export class IntentJournal {
   private fail(err: unknown): void {
     if (this.#failed) return;
     this.#failed = `secops: the create-intent journal in ${this.dir} cannot be written (${(err as Error).message}); creates go on, but one interrupted by a crash cannot be recovered (set SECOPS_INTENT_DIR to a writable folder)`;
-    this.onFailure(this.#failed);
   }
 }
 

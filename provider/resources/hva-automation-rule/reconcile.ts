@@ -4,6 +4,10 @@
  * or timeout after sending, unusable 2xx) is reconciled by listing: a new, unheld rule is ours only if
  * it is the only one. Else nothing is claimed or deleted: the create is recorded pending (with
  * `before`) and the error names the candidates. Never a blind second PUT.
+ *
+ * Settling creates a crash or fault left unknown, with that proof: a create adopts what a dead
+ * process's PUT made; a pending id's delete removes it. A rule listed before the PUT, held, or
+ * answered to another PUT is never claimed or deleted; nor is any of several.
  */
 import type { SecOpsClient } from "../../client/client";
 import {
@@ -16,7 +20,8 @@ import {
 import { backoffMs, sleep } from "../../client/retry";
 import type { HvaRule } from "../../client/types";
 import type { HvaRuleInputs } from "./definition";
-import { partialFailure, pendingId } from "../framework/runtime";
+import { PENDING_ID_PREFIX, partialFailure, pendingId } from "../framework/runtime";
+import { intentJournal, type LeftIntent } from "./intents";
 
 type Rule = Pick<HvaRuleInputs, "field" | "search">;
 
@@ -36,20 +41,12 @@ export const identical = (r: HvaRule, i: Rule, claimed: ReadonlySet<string>) =>
   sameRule(r, i) && !claimed.has(r.id);
 
 /** Lists rules, or explains that this API cannot (strict-spec). */
-export async function listOrExplain(client: SecOpsClient, why: string): Promise<HvaRule[]> {
-  try {
-    return await client.listHvaRules();
-  } catch (err) {
-    if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) {
-      throw new SecOpsApiError(
-        ErrorCodes.UNSUPPORTED,
-        `${why}, but this API offers no way to list rules (${err.message})`,
-        { cause: err },
-      );
-    }
-    throw err;
-  }
-}
+export const listOrExplain = (client: SecOpsClient, why: string): Promise<HvaRule[]> =>
+  client.listHvaRules().catch((err: unknown) => {
+    if (!isSecOpsError(err, ErrorCodes.UNSUPPORTED)) throw err;
+    const message = `${why}, but this API offers no way to list rules (${err.message})`;
+    throw new SecOpsApiError(ErrorCodes.UNSUPPORTED, message, { cause: err });
+  });
 
 /** Failures of a reconciling list worth another try: the server or the network, not the request. */
 const TRANSIENT: readonly string[] = [
@@ -80,17 +77,14 @@ export async function listForReconcile(client: SecOpsClient, why: string): Promi
  * The proof: ids of the listed rules with the create's field and search, before its PUT. Undefined
  * without a list route (strict-spec): an unknown outcome is then only recorded, never reconciled.
  */
-export async function rulesBefore(
-  list: () => Promise<HvaRule[]>,
-  inputs: Rule,
-): Promise<string[] | undefined> {
-  try {
-    return (await list()).filter((r) => sameRule(r, inputs)).map((r) => r.id);
-  } catch (err) {
-    if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) return undefined;
-    throw err;
-  }
-}
+export const rulesBefore = (listed: Promise<HvaRule[]>, inputs: Rule): Promise<string[] | undefined> =>
+  listed.then(
+    (rules) => rules.filter((r) => sameRule(r, inputs)).map((r) => r.id),
+    (err: unknown) => {
+      if (isSecOpsError(err, ErrorCodes.UNSUPPORTED)) return undefined;
+      throw err;
+    },
+  );
 
 /** The rules that may be what an interrupted create made: same rule, not there before, not held. */
 export function candidates(
@@ -122,6 +116,23 @@ export async function createOnce(
   before: string[] | undefined,
   claimed: ReadonlySet<string>,
 ): Promise<HvaRule> {
+  // The partial failure that records a create whose outcome could not be settled.
+  const pending = (err: SecOpsError, why: string) => {
+    const record: PendingRecord = { before: before ?? null, at: new Date().toISOString() };
+    return partialFailure(
+      `${describe(inputs)} may already exist: creating it had an unknown outcome and ${why}. It is recorded as a pending create; the next up or destroy settles it (never a duplicate, never a rule that was there before)`,
+      pendingId(),
+      {
+        field: inputs.field,
+        search: inputs.search,
+        enabled: inputs.enabled,
+        teamId: team,
+        [PENDING_PROPERTY]: record,
+      },
+      inputs as never,
+      err,
+    );
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       return await client.createHvaRule({ field: inputs.field, search: inputs.search });
@@ -130,55 +141,117 @@ export async function createOnce(
       const unknownOutcome =
         isSecOpsError(err, ErrorCodes.AMBIGUOUS) || isSecOpsError(err, ErrorCodes.RESPONSE_INVALID);
       if (!unknownOutcome) throw err;
-      if (before === undefined)
-        throw pending(inputs, team, before, err, "this API offers no list to check for it");
-      let rules: HvaRule[];
-      try {
-        rules = await listForReconcile(client, `checking whether the ${describe(inputs)} landed`);
-      } catch (listErr) {
-        throw pending(inputs, team, before, err, `checking for it failed (${(listErr as Error).message})`);
-      }
+      if (before === undefined) throw pending(err, "this API offers no list to check for it");
+      const why = `checking whether the ${describe(inputs)} landed`;
+      const rules = await listForReconcile(client, why).catch((listErr: Error) => {
+        throw pending(err, `checking for it failed (${listErr.message})`);
+      });
       const found = candidates(rules, inputs, before, claimed);
       if (found.length === 1) return found[0];
-      if (found.length > 1) {
-        const why = unproven(inputs, found, "the create had an unknown outcome").message;
-        throw pending(inputs, team, before, err, why);
-      }
-      if (attempt >= 3) throw pending(inputs, team, before, err, "it did not land after 3 tries");
+      if (found.length > 1)
+        throw pending(err, unproven(inputs, found, "the create had an unknown outcome").message);
+      if (attempt >= 3) throw pending(err, "it did not land after 3 tries");
       // Nothing new in the list: the PUT did not land; it is sent again.
     }
   }
 }
 
-/** The partial failure that records a create whose outcome could not be settled. */
-function pending(
-  inputs: HvaRuleInputs,
-  team: string,
-  before: string[] | undefined,
-  err: SecOpsError,
-  why: string,
-): Error {
-  const record: PendingRecord = { before: before ?? null, at: new Date().toISOString() };
-  return partialFailure(
-    `${describe(inputs)} may already exist: creating it had an unknown outcome and ${why}. It is recorded as a pending create; the next up or destroy settles it (never a duplicate, never a rule that was there before)`,
-    pendingId(),
-    {
-      field: inputs.field,
-      search: inputs.search,
-      enabled: inputs.enabled,
-      teamId: team,
-      [PENDING_PROPERTY]: record,
-    },
-    inputs as never,
-    err,
-  );
-}
-
 /** True for a well-formed {@link PendingRecord}. */
 export function pendingRecordOf(props: Record<string, unknown> | undefined): PendingRecord | undefined {
   const r = props?.[PENDING_PROPERTY] as PendingRecord | undefined;
-  if (!r || typeof r !== "object") return undefined;
-  if (r.before !== null && !(Array.isArray(r.before) && r.before.every((x) => typeof x === "string")))
-    return undefined;
-  return r;
+  const ids = (b: unknown) => b === null || (Array.isArray(b) && b.every((x) => typeof x === "string"));
+  return r && typeof r === "object" && ids(r.before) ? r : undefined;
+}
+
+/** True for an intent of this resource: same URN (plugin), or neither has one (dynamic host). */
+const forResource = (i: LeftIntent, urn: string | undefined) => (i.urn ?? "") === (urn ?? "");
+
+/**
+ * Before a create: the rule a dead process's PUT of the same rule made, if any. An answered PUT (whose
+ * id the caller may never have recorded) is adopted only by the same URN; an unanswered one is proven
+ * by its journaled `before`.
+ */
+export async function adoptLeftCreate(
+  client: SecOpsClient,
+  team: string,
+  inputs: Rule,
+  claimed: ReadonlySet<string>,
+  urn: string | undefined,
+): Promise<HvaRule | undefined> {
+  await intentJournal().confirmed(team, inputs.field, inputs.search);
+  const { left, made } = intentJournal().scanForCreate(team, inputs.field, inputs.search);
+  const mine = urn ? left.filter((i) => i.made !== undefined && forResource(i, urn)) : [];
+  const open = left.filter((i) => i.made === undefined && forResource(i, urn));
+  if (mine.length === 0 && open.length === 0) return undefined;
+  const rules = await listForReconcile(client, "recovering a create a crash interrupted");
+  for (const intent of mine) {
+    const rule = rules.find((r) => r.id === intent.made && sameRule(r, inputs) && !claimed.has(r.id));
+    intent.settle();
+    if (rule) return rule;
+  }
+  const held = new Set([...claimed, ...made]);
+  for (const intent of open) {
+    const found = candidates(rules, inputs, intent.before, held);
+    if (found.length > 1)
+      throw unproven(inputs, found, `a create interrupted at ${intent.at} left its outcome unknown`);
+    intent.settle();
+    if (found.length === 1) return found[0];
+  }
+  return undefined;
+}
+
+/**
+ * Settles a pending create (its delete): the rule it made is deleted. The proof is the `before` in its
+ * state, else the dead process's journal: an intent no older than the pending id whose PUT answered
+ * with an id, or whose `before` leaves one candidate. No record anywhere: no PUT was sent (each is
+ * journaled first), nothing to do.
+ */
+export async function removePendingCreate(
+  client: SecOpsClient,
+  team: string,
+  id: string,
+  props: Record<string, unknown>,
+  claimed: ReadonlySet<string>,
+  urn: string | undefined,
+): Promise<void> {
+  const { field, search } = props;
+  if (typeof field !== "string" || typeof search !== "string") return;
+  const rule = { field, search };
+  const recorded = pendingRecordOf(props);
+  await intentJournal().confirmed(team, field, search);
+  const { left, made } = intentJournal().scan(team, field, search);
+  const since = id.slice(PENDING_ID_PREFIX.length);
+  const own = recorded ? [] : left.filter((i) => i.at >= since && forResource(i, urn));
+  if (!recorded && own.length === 0) return;
+  const why = "settling a create whose outcome was unknown";
+  const rules = await listForReconcile(client, why);
+  const held = new Set([...claimed, ...made]);
+  let found: HvaRule[];
+  if (recorded) {
+    // Recorded without a list (strict-spec at the time): every identical rule is a candidate.
+    found = candidates(rules, rule, recorded.before ?? [], held);
+    if (recorded.before === null && found.length > 0) throw unproven(rule, found, why);
+  } else {
+    const answered = own.flatMap((i) => (i.made ? [i.made] : []));
+    found = rules.filter((r) => answered.includes(r.id) && identical(r, rule, claimed));
+    for (const i of own.filter((x) => !x.made)) found.push(...candidates(rules, rule, i.before, held));
+    // Several interrupted creates of this rule: which one was this resource's cannot be told.
+    if (own.length > 1 && found.length > 0) throw unproven(rule, found, why);
+  }
+  if (found.length > 1) throw unproven(rule, found, why);
+  if (found.length === 1)
+    await client.deleteHvaRule(found[0].id).catch((err: unknown) => {
+      if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
+    });
+  for (const i of own) i.settle();
+}
+
+/** A call about rule `id` shows the caller holds it: the journal drops the create's answer (unawaited). */
+export function held(
+  team: unknown,
+  id: string,
+  props: { field?: unknown; search?: unknown } | undefined,
+): void {
+  if (typeof team === "string" && team !== "" && !id.startsWith(PENDING_ID_PREFIX))
+    intentJournal().confirmSoon(team, props?.field, props?.search, id);
 }
