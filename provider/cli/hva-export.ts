@@ -132,11 +132,18 @@ function checkOptions(o: ExportOptions, resources: ManagedResource[] | undefined
 const ruleText = (r: HvaRule) =>
   `${r.id} ${r.searchField ?? "?"} ${JSON.stringify(r.search ?? "")} ${r.enabled ? "enabled" : "disabled"} in team ${r.teamId ?? "?"}\n`;
 
-/** `secops hva`. */
+/** `secops hva`: export for adoption, and the rules one by one. */
 export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
   const hva = root
     .command("hva")
-    .description("High-value-asset automation rules: adopt the existing ones into Pulumi.");
+    .description("High-value-asset automation rules: adopt the existing ones into Pulumi.")
+    .addHelpText("after", example("secops hva list --json", "secops hva export"));
+  exportCommand(hva, out);
+  ruleCommands(hva, out);
+}
+
+/** `secops hva export`: the team's rules as a `pulumi import --file` JSON or a TypeScript program. */
+function exportCommand(hva: Command, out: NodeJS.WritableStream): void {
   hva
     .command("export")
     .description("list the team's rules as a `pulumi import --file` JSON or a TypeScript program")
@@ -187,7 +194,10 @@ export function hvaCommand(root: Command, out: NodeJS.WritableStream): void {
       await writeOutFile(o.out, text, Boolean(o.force), "adopt.ts");
       process.stderr.write(`wrote ${rules.length} rule(s) to ${o.out}\n`);
     });
-  hva.addHelpText("after", example("secops hva list --json", "secops hva export"));
+}
+
+/** `secops hva list|get|create|enable|disable`: the rules one by one, by hand. */
+function ruleCommands(hva: Command, out: NodeJS.WritableStream): void {
   hva
     .command("list")
     .description("list the team's rules")
