@@ -5,7 +5,7 @@ import { SecOpsClient } from "../client/client";
 import { ErrorCodes, isSecOpsError } from "../client/errors";
 import { DRIFT_FORMATS, MARKDOWN_LIMITS, formatDrift, type DriftFormat } from "../drift/format";
 import { driftReport, isClean, type DriftKey } from "../drift/report";
-import { DriftInputError, readIgnore, readManaged } from "../drift/state";
+import { DriftInputError, readIgnore, readStack, type StackExport } from "../drift/state";
 import { UsageError, collect, count, example } from "./args";
 import { baseUrlOf, checkOutFile, keyFrom } from "./common";
 
@@ -33,9 +33,26 @@ function keysFrom(names: string[]): DriftKey[] {
   });
 }
 
+/**
+ * The exports `--state` names: the stack reported on, then the others. One stack given twice would
+ * report its every rule as held by "another" stack: refused (an export with no resource names none).
+ */
+function stacksOf(files: string[]): StackExport[] {
+  const stacks = files.map(readStack);
+  for (const [i, { name }] of stacks.entries()) {
+    const first = stacks.findIndex((s) => s.name === name);
+    if (first < i && name.includes("/"))
+      throw new UsageError(
+        `--state ${files[i]} is an export of ${name}, as --state ${files[first]} is: give each stack once`,
+      );
+  }
+  return stacks;
+}
+
 /** The options of `secops drift`. */
 interface DriftCliOptions {
-  state: string;
+  /** The stack reported on, then the team's other stacks. */
+  state: string[];
   keyEnv: string[];
   ignore?: string;
   format: DriftFormat;
@@ -68,7 +85,11 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
     .description(
       "report managed objects in sync, drifted, deleted or held twice, and live rules no resource holds (made by hand), per team",
     )
-    .requiredOption("--state <file>", "`pulumi stack export` output (`pulumi stack export --file <path>`)")
+    .requiredOption(
+      "--state <file>",
+      "`pulumi stack export` output (`pulumi stack export --file <path>`); repeat for the teams' other stacks: the first is the stack reported on, the rules the others hold are theirs (managed by <stack>)",
+      (v: string, acc: string[] | undefined) => [...(acc ?? []), v],
+    )
     .option(
       "--key-env <name>",
       "environment variable holding one team's API key (repeat for each team; default SECOPS_API_KEY)",
@@ -100,7 +121,8 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
       // A report file replaces the last run's (it is an output of CI), but its folder must exist.
       if (o.jsonOut) await checkOutFile(o.jsonOut, true, "drift.json", "--json-out");
       try {
-        const resources = readManaged(o.state);
+        const [state] = o.state;
+        const [{ resources }, ...others] = stacksOf(o.state);
         const ignore = o.ignore ? readIgnore(o.ignore) : [];
         const progress = (line: string) =>
           process.stderr.isTTY && process.stderr.write(`secops drift: ${line}\n`);
@@ -110,7 +132,8 @@ export function driftCommand(root: Command, out: NodeJS.WritableStream): void {
           ignore,
           ignoreFile: o.ignore,
           progress,
-          state: o.state,
+          state,
+          others,
         });
         if (o.jsonOut) await writeFile(o.jsonOut, formatDrift(report, "json"));
         out.write(formatDrift(report, o.format, { rows: o.maxRows, jsonFile: o.jsonOut }));

@@ -17,25 +17,69 @@ export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 const advice = (urn: string, when: "deleted" | "drifted") =>
   (resourceOf(typeOfUrn(urn))?.definition.drift.advice[when] ?? "").replace("{urn}", urn);
 
+/** The stack a URN names, as `<project>/<stack>` (`urn:pulumi:<stack>::<project>::...`). */
+const stackOf = (urn: string) => {
+  const [stack, project] = urn.replace(/^urn:pulumi:/, "").split("::");
+  return `${project}/${stack}`;
+};
+
+/** Resources as the advice names them: another stack's with that stack. */
+function holders(urns: string[]) {
+  const [keep, ...others] = urns.map((u) => ({ urn: u, name: nameOf(u), stack: stackOf(u) }));
+  const there = (o: { stack: string }) => (o.stack === keep.stack ? "" : ` (in stack ${o.stack})`);
+  const names = others.map((o) => `${o.name}${there(o)}`).join(", ");
+  return { keep, others, there, names };
+}
+
 /**
  * What to do about an object two resources hold: keep the first, and take the others out of the state
  * before the program (an up that drops a resource first deletes the object under the one kept).
  */
 function whenHeldTwice(urns: string[]): string {
-  const [keep, ...others] = urns.map((u) => ({ urn: u, name: nameOf(u) }));
-  const deletes = others.map((o) => `pulumi state delete '${o.urn}'`).join(" && ");
-  const names = others.map((o) => o.name).join(", ");
+  const { keep, others, there, names } = holders(urns);
+  const deletes = others.map((o) => `pulumi state delete '${o.urn}'${there(o)}`).join(" && ");
   return `keep ${keep.name}: ${deletes}, then remove ${names} from the program (an up that drops it first deletes the object under ${keep.name})`;
 }
 
-/** What to do about a copy of a managed rule: never adopt it (two resources would declare one rule). */
-function whenCopied(id: string, of: string): string {
-  return `a copy of ${nameOf(of)}'s rule: delete it by hand, or keep it on purpose with a line "${id} # why" in the ignore file; never import it (two resources would hold one rule)`;
+/**
+ * What to do about identical rules (one field and search, one team) each held by its own resource:
+ * keep one; removing the others deletes only the rule each of them holds.
+ */
+function whenIdentical(urns: string[], ids: string[]): string {
+  const { keep, names } = holders(urns);
+  return `${ids.length} identical rules (one field and search), one per resource, where the team should have one: keep ${keep.name} (${ids[0]}) and remove ${names} from the program; the next up deletes only the rule each removed resource holds (${ids.slice(1).join(", ")})`;
 }
+
+/** What the report advises for a duplicate finding. */
+const whenDuplicate = (d: TeamDrift["duplicate"][number]) =>
+  d.ids ? whenIdentical(d.urns, d.ids) : whenHeldTwice(d.urns);
+
+/**
+ * What to do about an unmanaged rule identical to another: never adopt it (two resources would declare
+ * one rule), and never delete it on the report's word (the managed one may be the newer of the two).
+ */
+function whenCopied(id: string, of: string): string {
+  const keep = `never import it (two resources would hold one rule); decide by hand which of the two the team keeps, or keep both on purpose with a line "${id} # why" in the ignore file`;
+  if (!of.includes("::"))
+    return `not managed, identical to the unmanaged rule ${of} (offered for adoption instead): ${keep}`;
+  return `not managed, identical to the rule ${nameOf(of)} manages (in stack ${stackOf(of)}): ${keep}`;
+}
+
+/** What the report says of a rule another given stack holds. */
+const whenElsewhere = (o: TeamDrift["otherStacks"][number]) =>
+  `managed by ${o.stack} (${nameOf(o.urn)}): nothing to do in this stack; never import or adopt it here (two stacks would hold one rule)`;
 
 /** Said once under the adoption lines: an import alone does not keep a rule. */
 export const DECLARE_IMPORTED =
   "a rule imported with pulumi import must also be declared in the program (pulumi import prints the code): the next up deletes what the program does not declare";
+
+/** Said once under adoption lines for dynamic resources. */
+export const DECLARE_ADOPTED =
+  "each line is a declaration for the program: the next up takes over the identical rule (adoptExisting) instead of creating a second one";
+
+/** The note under a team's adoption lines: imports, or adoptExisting declarations. */
+const adoptNote = (t: TeamDrift) =>
+  t.unmanaged.some((u) => u.import.startsWith("new ")) ? DECLARE_ADOPTED : DECLARE_IMPORTED;
 
 const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
 const counts = (t: TeamDrift) => LISTS.map(([k, word]) => `${t[k].length} ${word}`).join(", ");
@@ -59,14 +103,16 @@ function tableTeam(t: TeamDrift): string[] {
   for (const u of t.unmanaged)
     rows.push(["unmanaged", u.id, `${u.field}=${u.search}${u.enabled ? "" : " (disabled)"}`, u.import]);
   for (const d of t.duplicate)
-    rows.push(["duplicate", d.id, d.urns.map(nameOf).join(", "), whenHeldTwice(d.urns)]);
-  for (const c of t.copy) rows.push(["copy", c.id, `${c.field}=${c.search}`, whenCopied(c.id, c.of)]);
+    rows.push(["duplicate", d.id, d.urns.map(nameOf).join(", "), whenDuplicate(d)]);
+  for (const c of t.copy) rows.push(["identical", c.id, `${c.field}=${c.search}`, whenCopied(c.id, c.of)]);
   for (const i of t.ignored) rows.push(["ignored", i.id, "", i.reason]);
+  for (const o of t.otherStacks) rows.push(["other stack", o.id, `${o.field}=${o.search}`, whenElsewhere(o)]);
   if (rows.length === 0) return [head];
   return [
     head,
     ...columns([["STATUS", "ID", "RESOURCE / RULE", "WHAT TO DO"], ...rows]).map((l) => `  ${l}`),
-    ...(t.adopt ? [`  ${ADOPT}: ${t.adopt}`, `  (${DECLARE_IMPORTED})`] : []),
+    ...(t.adopt ? [`  ${ADOPT}: ${t.adopt}`] : []),
+    ...(t.unmanaged.length ? [`  (${adoptNote(t)})`] : []),
   ];
 }
 
@@ -119,7 +165,10 @@ function markdownTeam(t: TeamDrift, cut: Cut): string[] {
   const out = ["", `### Team ${code(teamName(t))}`, ""];
   if (!t.checked) return [...out, `**${notChecked(t)}**`];
   const name = (urn: string) => code(nameOf(urn));
-  const adopt = t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, "", `Note: ${DECLARE_IMPORTED}.`, ""] : [];
+  const adopt = [
+    ...(t.adopt ? [`${ADOPT}: ${code(t.adopt)}`, ""] : []),
+    ...(t.unmanaged.length ? [`Note: ${adoptNote(t)}.`, ""] : []),
+  ];
   const sections: Array<[string, string[], string[][], string[]?]> = [
     [
       "Drifted",
@@ -145,11 +194,11 @@ function markdownTeam(t: TeamDrift, cut: Cut): string[] {
     [
       "Held by two resources (duplicate)",
       ["Id", "Resources", "What to do"],
-      t.duplicate.map((d) => [code(d.id), d.urns.map(name).join(", "), cell(whenHeldTwice(d.urns))]),
+      t.duplicate.map((d) => [code(d.id), d.urns.map(name).join(", "), cell(whenDuplicate(d))]),
     ],
     [
-      "Copies of managed rules",
-      ["Id", "Field", "Search", "Copy of", "What to do"],
+      "Identical to another rule (not managed)",
+      ["Id", "Field", "Search", "Identical to", "What to do"],
       t.copy.map((c) => [
         code(c.id),
         cell(c.field),
@@ -159,6 +208,18 @@ function markdownTeam(t: TeamDrift, cut: Cut): string[] {
       ]),
     ],
     ["Ignored", ["Id", "Reason"], t.ignored.map((i) => [code(i.id), cell(i.reason)])],
+    [
+      "Managed by other stacks",
+      ["Id", "Field", "Search", "Stack", "Resource", "What to do"],
+      t.otherStacks.map((o) => [
+        code(o.id),
+        cell(o.field),
+        code(o.search),
+        code(o.stack),
+        name(o.urn),
+        cell(whenElsewhere(o)),
+      ]),
+    ],
   ];
   for (const [title, head, rows, after] of sections) out.push(...section(cut, title, head, rows, after));
   if (out.length === 3) out.push("Everything in sync.");

@@ -29,4 +29,5 @@ export {
   type IgnoreRule,
   type ManagedKind,
   type ManagedResource,
+  type StackExport,
 } from "./state";

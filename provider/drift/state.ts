@@ -5,6 +5,7 @@
  * the search) per line, each with its `# reason` (a hand-made rule kept out of the failure says why).
  */
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import type { HvaRule } from "../client/types";
 import { globRegExp } from "../resources/hva-automation-rule/glob";
 import { SECRET_SIG, SIG_KEY } from "../resources/framework/markers";
@@ -25,6 +26,15 @@ export interface ManagedResource {
   outputs: Record<string, unknown>;
   /** The URN of its explicit secops provider; absent when it uses the default provider. */
   provider?: string;
+  /** Its type token as the state records it (native `secops:index:<Name>`, or the dynamic one). */
+  type?: string;
+}
+
+/** The resources of one stack's export, and the stack's name as reports give it. */
+export interface StackExport {
+  /** `<project>/<stack>` from the export's URNs, or the file's name when it holds no resource. */
+  name: string;
+  resources: ManagedResource[];
 }
 
 /** Stands for a value `pulumi stack export` wrote encrypted. */
@@ -72,7 +82,8 @@ function managed({ type, urn, id, outputs, provider: ref }: Record<string, unkno
   const outs = (decoded && typeof decoded === "object" ? decoded : {}) as Record<string, unknown>;
   const teamId = typeof outs.teamId === "string" && outs.teamId !== "" ? outs.teamId : undefined;
   const provider = explicitProvider(ref);
-  return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs, ...(provider ? { provider } : {}) }];
+  const owner = provider ? { provider } : {};
+  return [{ kind, urn, id, ...(teamId ? { teamId } : {}), outputs: outs, ...owner, type: type as string }];
 }
 
 /** The text (or bytes) of a file the user named; one that cannot be read is the user's mistake, named. */
@@ -89,6 +100,29 @@ export function readInput(path: string, encoding: "utf8" | null = "utf8"): strin
 
 /** Reads the managed resources of a `pulumi stack export` document. */
 export function readManaged(path: string): ManagedResource[] {
+  return resourcesOf(stateDocument(path));
+}
+
+/**
+ * Reads a stack's export: its managed resources and its name, `<project>/<stack>` as its URNs give them
+ * (`urn:pulumi:<stack>::<project>::...`), or the file's name for an export that holds no resource.
+ */
+export function readStack(path: string): StackExport {
+  const resources = stateDocument(path);
+  const urn = resources.find((r) => typeof r?.urn === "string")?.urn as string | undefined;
+  const [stack, project] = urn?.replace(/^urn:pulumi:/, "").split("::") ?? [];
+  return {
+    name: stack && project ? `${project}/${stack}` : basename(path),
+    resources: resourcesOf(resources),
+  };
+}
+
+/** The managed resources of a deployment's resource list. */
+const resourcesOf = (resources: Array<Record<string, unknown>>) =>
+  resources.flatMap((r) => (r && typeof r === "object" ? managed(r) : []));
+
+/** The resource list of a `pulumi stack export` document (version 3); a mistake in it is named. */
+function stateDocument(path: string): Array<Record<string, unknown>> {
   const text = readInput(path);
   let doc: Record<string, unknown>;
   try {
@@ -108,7 +142,7 @@ export function readManaged(path: string): ManagedResource[] {
     );
   const resources = (doc.deployment as { resources?: unknown } | undefined)?.resources ?? [];
   if (!Array.isArray(resources)) throw new DriftInputError(`${path}: deployment.resources is not a list`);
-  return resources.flatMap((r: Record<string, unknown>) => (r && typeof r === "object" ? managed(r) : []));
+  return resources as Array<Record<string, unknown>>;
 }
 
 /** One line of the ignore file. */

@@ -317,7 +317,7 @@ describe("the CLI", () => {
     expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 3, stderr: "" });
     const lines = table.stdout.split("\n");
     expect(lines[0]).toBe(
-      `team team-client-2: 3 in sync, 0 drifted, 0 deleted, 0 unmanaged, 1 duplicate, 0 copy, ${seededIds.length + 1} ignored`,
+      `team team-client-2: 3 in sync, 0 drifted, 0 deleted, 0 unmanaged, 1 duplicate, 0 identical, ${seededIds.length + 1} ignored, 0 in other stacks`,
     );
     expect(lines.filter((l) => l.includes("duplicate  "))).toEqual([
       expect.stringMatching(

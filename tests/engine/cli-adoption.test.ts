@@ -107,7 +107,7 @@ test("copies, ignored rules and two teams' same names: drift reports them, and i
   );
   const table = await run(SECOPS, ["drift", ...args], env);
   expect(table.stdout).toContain(
-    `a copy of c1-dc's rule: delete it by hand, or keep it on purpose with a line "${copy} # why" in the ignore file; never import it (two resources would hold one rule)`,
+    `not managed, identical to the rule c1-dc manages (in stack adoption/dev): never import it (two resources would hold one rule); decide by hand which of the two the team keeps, or keep both on purpose with a line "${copy} # why" in the ignore file`,
   );
   expect(table.stdout).toContain(
     "(a rule imported with pulumi import must also be declared in the program (pulumi import prints the code): the next up deletes what the program does not declare)",
