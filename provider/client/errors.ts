@@ -24,6 +24,7 @@ export const ErrorCodes = {
   UNSUPPORTED: "SECOPS_UNSUPPORTED",
   WRONG_TEAM: "SECOPS_WRONG_TEAM",
   UNPROVEN: "SECOPS_UNPROVEN",
+  TEAM_UNVERIFIED: "SECOPS_TEAM_UNVERIFIED",
 } as const;
 
 /** One of {@link ErrorCodes}. */
@@ -192,11 +193,13 @@ export class SecOpsConfigError extends SecOpsError {
 }
 
 /** The codes of {@link SecOpsSafetyError}. */
-export type SafetyErrorCode = typeof ErrorCodes.WRONG_TEAM | typeof ErrorCodes.UNPROVEN;
+export type SafetyErrorCode =
+  typeof ErrorCodes.WRONG_TEAM | typeof ErrorCodes.UNPROVEN | typeof ErrorCodes.TEAM_UNVERIFIED;
 
 /**
  * The provider refused to act on what it cannot prove is its own, and sent nothing that could harm it:
- * the key is another team's (WRONG_TEAM), or an interrupted create's rule cannot be told apart (UNPROVEN).
+ * the key is another team's (WRONG_TEAM), its team could not be looked up (TEAM_UNVERIFIED), or an
+ * interrupted create's rule cannot be told apart (UNPROVEN).
  */
 export class SecOpsSafetyError extends SecOpsError {
   declare readonly code: SafetyErrorCode;

@@ -50,7 +50,9 @@ test("reads interleaved with updates list once, and each read shows the update b
     }
   const seen = await requests();
   expect(seen["PATCH /endpoint/hva/automation/{id}"]).toBe(30);
-  expect([seen[LIST], seen[GET_ONE] ?? 0]).toEqual([1, 0]);
+  // One list at most: the creates' Check may have listed already within the window (their writes applied to it).
+  expect([seen[LIST] ?? 0, seen[GET_ONE] ?? 0]).toEqual([expect.any(Number), 0]);
+  expect(seen[LIST] ?? 0).toBeLessThanOrEqual(1);
   // The API agrees with every read.
   const live = (await sim.control.state()).rules.filter((r) => made.some((m) => m.id === r.id));
   expect(live.map((r) => r.enabled)).toEqual([true, true, true]);

@@ -12,6 +12,7 @@ import {
   provider as implementation,
 } from "pulumi-secops/resources/hva-automation-rule";
 import { intentDir } from "../../provider/resources/hva-automation-rule/intents";
+import { unsettledPending } from "../../provider/resources/hva-automation-rule/reconcile";
 import { provider as usersImplementation } from "pulumi-secops/resources/directory-user-settings";
 import { createSimulator, type Simulator } from "secops-sim";
 import { asHost, captureWarnings, configureRequest } from "../helpers/provider";
@@ -47,7 +48,7 @@ async function createFailure(inputs: Record<string, unknown>) {
   throw new Error("expected the create to fail");
 }
 
-test("a landed PUT whose reconciling list keeps failing is recorded as pending, then settled: one rule", async () => {
+test("a landed PUT whose reconciling list keeps failing is recorded as pending, then settled by the user: a rule first seen later is a candidate, never deleted or claimed on its strength", async () => {
   const search = unique();
   await sim.control.setFaults([
     { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
@@ -67,20 +68,28 @@ test("a landed PUT whose reconciling list keeps failing is recorded as pending, 
   expect(await live(search)).toHaveLength(1); // the PUT landed: state must not forget it
   await sim.control.clearFaults();
 
-  // Refresh keeps it; the next up replaces it, deleting first.
+  // Refresh keeps it. The rule is first seen after the create's own request: a candidate, not a proof.
   expect(await provider.read(err.id!, err.properties as never)).toEqual({
     id: err.id,
     props: err.properties,
   });
-  expect(await provider.diff(err.id!, err.properties as never, inputs as never)).toEqual({
+  const [candidate] = (await live(search)).map((r) => r.id);
+  const refusal = unsettledPending(err.properties as never, [{ id: candidate } as never], true).message;
+  // The next up's Diff, and a destroy's delete, refuse naming it and both ways out; nothing is deleted.
+  await expect(provider.diff(err.id!, err.properties as never, inputs as never)).rejects.toThrow(refusal);
+  await expect(provider.delete(err.id!, err.properties as never)).rejects.toThrow(refusal);
+  expect(await live(search)).toEqual([expect.objectContaining({ id: candidate })]);
+  // The user takes it: adoptExisting replaces the pending record with the candidate, one rule.
+  const adopting = { ...inputs, adoptExisting: true };
+  expect(await provider.diff(err.id!, err.properties as never, adopting as never)).toEqual({
     changes: true,
     replaces: ["search"],
     deleteBeforeReplace: true,
   });
   await provider.delete(err.id!, err.properties as never);
-  expect(await live(search)).toHaveLength(0);
-  const made = await provider.create(inputs as never);
-  expect((await live(search)).map((r) => r.id)).toEqual([made.id]);
+  const made = await provider.create(adopting as never);
+  expect((await live(search)).map((r) => r.id)).toEqual([candidate]);
+  expect(made.id).toBe(candidate);
   await provider.delete(made.id, made.outs as never);
 });
 

@@ -53,7 +53,11 @@ test("an answered create keeps its id until a call about that id confirms the ca
     expect.objectContaining({ ...RULE, before: ["hva-1"], made: "hva-2", urn: "urn:x" }),
   ]);
   // This process is alive: nothing is "left", but the id is known to be held by someone.
-  expect(journal.scan(TEAM, RULE.field, RULE.search)).toEqual({ left: [], made: new Set(["hva-2"]) });
+  expect(journal.scan(TEAM, RULE.field, RULE.search)).toEqual({
+    left: [],
+    made: new Set(["hva-2"]),
+    busy: [],
+  });
   journal.confirm(TEAM, RULE.field, "other-*", "hva-2");
   expect(files()).toHaveLength(1);
   journal.confirm(TEAM, RULE.field, RULE.search, "hva-3");
@@ -72,7 +76,11 @@ test("confirmSoon removes the answered intent off the caller's path; confirmed()
   await journal.confirmed(TEAM, RULE.field, RULE.search);
   expect(folders()).toEqual([]);
   // The next create of the rule makes the folder again and journals there.
-  expect(journal.scanForCreate(TEAM, RULE.field, RULE.search)).toEqual({ left: [], made: new Set() });
+  expect(journal.scanForCreate(TEAM, RULE.field, RULE.search)).toEqual({
+    left: [],
+    made: new Set(),
+    busy: [],
+  });
   journal.open(TEAM, { ...RULE, before: [], at: "2026-11-24T00:00:02.000Z" }).made("hva-6");
   expect(stored().map((x) => x.made)).toEqual(["hva-6"]);
 });

@@ -8,7 +8,13 @@ import { didYouMean } from "../../client/options";
 import { SecOpsClient } from "../../client/client";
 import { SecOpsConfigError } from "../../client/errors";
 import { ENV_VARS, namedProviderWithoutKey, notNonEmptyString, settingProblem } from "../../client/settings";
-import { describeProvider, providerOfUrn, type ProviderIdentity, type ProviderInstance } from "./instance";
+import {
+  describeProvider,
+  otherTeamsKeyMessage,
+  providerOfUrn,
+  type ProviderIdentity,
+  type ProviderInstance,
+} from "./instance";
 import { diffResponse } from "./resource-rpcs";
 import { RpcFailure } from "./call";
 import { addFailures, fromStruct, proto, toStruct, unwrap, wrap } from "./proto";
@@ -86,18 +92,7 @@ async function teamOfKey(apiKey: unknown, baseUrl: unknown): Promise<string | un
   }
 }
 
-/** The refusal of another team's key: the provider's rules would be left behind, or moved by a replace. */
-export function otherTeamsKeyMessage(
-  who: ProviderIdentity | undefined,
-  before: string,
-  after: string,
-): string {
-  const label = describeProvider(who);
-  const newProvider = who?.isDefault
-    ? "declare an explicit provider with that key"
-    : "declare a provider of a new name with that key";
-  return `${label} holds team ${before}'s resources, and its new apiKey is a key of team ${after}; nothing was changed. A provider never moves to another team: give it back a key of team ${before}, and to manage team ${after} ${newProvider} (to move rules, create them under the new provider and remove them from this one)`;
-}
+export { otherTeamsKeyMessage } from "./instance";
 
 /**
  * DiffConfig. A new key of the same team is an update; one of another team is refused (never a
@@ -125,6 +120,12 @@ export async function diffConfig(
       const refusal = new RpcFailure("FAILED_PRECONDITION", message);
       if (!instance) throw refusal;
       instance.configureRefusal = refusal;
+    } else if (instance && (before === undefined || after === undefined) && typeof olds.apiKey === "string") {
+      // Not compared (a lookup failed): fail closed, every write compares them first (see writeTeam).
+      const url = [olds.baseUrl, news.baseUrl, process.env.SECOPS_BASE_URL].find(
+        (u) => typeof u === "string" && u !== "" && u !== UNKNOWN,
+      ) as string | undefined;
+      instance.keyChange = { apiKey: olds.apiKey, baseUrl: url };
     }
   }
   return diffResponse(new Map(changed.map((k) => [k, "UPDATE" as const])), {});

@@ -2,7 +2,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SecOpsClient } from "../../client/client";
-import { ErrorCodes, SecOpsConfigError, encodings, isSecOpsError } from "../../client/errors";
+import {
+  ErrorCodes,
+  SecOpsConfigError,
+  SecOpsSafetyError,
+  encodings,
+  isSecOpsError,
+} from "../../client/errors";
+import { teamOf, teamUnverified } from "../../resources/framework/runtime";
 import {
   CONFIG_KEYS,
   ENV_VARS,
@@ -52,6 +59,19 @@ export function providerOfUrn(urn: string | undefined): ProviderIdentity | undef
 export function describeProvider(who: ProviderIdentity | undefined): string {
   if (!who) return "the secops provider";
   return who.isDefault ? "the default secops provider" : `the secops provider ${JSON.stringify(who.name)}`;
+}
+
+/** The refusal of another team's key: the provider's rules would be left behind, or moved by a replace. */
+export function otherTeamsKeyMessage(
+  who: ProviderIdentity | undefined,
+  before: string,
+  after: string,
+): string {
+  const label = describeProvider(who);
+  const newProvider = who?.isDefault
+    ? "declare an explicit provider with that key"
+    : "declare a provider of a new name with that key";
+  return `${label} holds team ${before}'s resources, and its new apiKey is a key of team ${after}; nothing was changed. A provider never moves to another team: give it back a key of team ${before}, and to manage team ${after} ${newProvider} (to move rules, create them under the new provider and remove them from this one)`;
 }
 
 /** One provider instance: the ResourceContext of its resources' implementations. */
@@ -160,6 +180,47 @@ export class ProviderInstance implements ResourceContext {
     } catch (err) {
       if (err === this.#refused) throw err;
     }
+  }
+
+  /**
+   * A new key whose team DiffConfig could not compare with the old key's (a lookup failed): every
+   * write looks both up again first, and is refused until they are known to be one team.
+   */
+  keyChange: { apiKey: string; baseUrl: string | undefined } | undefined;
+
+  /** How messages name this provider. */
+  describe(): string {
+    return describeProvider(this.who);
+  }
+
+  /** See ResourceContext.writeTeam: the key's team, and after an unverified key change, the same team. */
+  async writeTeam(client: SecOpsClient): Promise<string> {
+    const team = await teamOf(client).catch((err: unknown) => {
+      throw teamUnverified(this.describe(), err);
+    });
+    const change = this.keyChange;
+    if (!change) return team;
+    if (change.baseUrl === undefined) return team; // no URL to ask: the resources' own teams are compared
+    const old = new SecOpsClient({ apiKey: change.apiKey, baseUrl: change.baseUrl, maxRetries: 2 });
+    try {
+      const before = await teamOf(old);
+      if (before !== team)
+        throw new SecOpsSafetyError(ErrorCodes.WRONG_TEAM, otherTeamsKeyMessage(this.who, before, team));
+    } catch (err) {
+      // An old key the API refuses (rotated away) cannot be compared: the resources' own teams are.
+      if (!isSecOpsError(err, ErrorCodes.AUTH) && !isSecOpsError(err, ErrorCodes.FORBIDDEN)) {
+        if (isSecOpsError(err, ErrorCodes.WRONG_TEAM)) throw err;
+        const cause = err instanceof Error ? err.message : String(err);
+        throw new SecOpsSafetyError(
+          ErrorCodes.TEAM_UNVERIFIED,
+          `${this.describe()} has a new apiKey, and the team of its previous key could not be looked up to compare (${cause}); nothing was written. Run the update again once GET /v1/auth/me answers`,
+        );
+      }
+    } finally {
+      await old.close();
+    }
+    this.keyChange = undefined;
+    return team;
   }
 
   /** Once per instance and key; carries the current resource's URN. */

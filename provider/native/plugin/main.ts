@@ -3,6 +3,7 @@
  * stdout's line 1. One provider instance per server, on grpc-js and `@pulumi/pulumi/proto` as Pulumi's
  * own Node.js host, with our own handlers.
  */
+import { setEngineRun } from "../../resources/framework/team-scope";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { VERSION } from "../../version";
 import { checkConfig, configure, diffConfig, handshake } from "./config-rpcs";
@@ -108,6 +109,7 @@ export async function main(argv: string[]): Promise<void> {
   if (argv.includes("--version")) return void process.stdout.write(`${VERSION}\n`);
   if (argv.includes("--help") || argv.includes("-h")) return void process.stdout.write(USAGE);
   const engineAddress = engineAddressOf(argv);
+  setEngineRun(engineAddress);
   const { grpc, providerGrpc } = proto();
   const logger = pluginLog(engineAddress);
   const instance = new ProviderInstance(logger.log);

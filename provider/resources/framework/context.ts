@@ -13,6 +13,13 @@ export interface ResourceContext {
   warn(key: string, message: string): void;
   /** The URN of the resource the current call is about, when the front-end knows it. */
   urn?(): string | undefined;
+  /** How messages name this provider instance (`the secops provider "client1"`). */
+  describe?(): string;
+  /**
+   * The team writes go to: the key's team, looked up in this process (a failed lookup refuses the
+   * write, naming the cause), and proven to be the provider's team when its key changed.
+   */
+  writeTeam?(client: SecOpsClient): Promise<string>;
   /** True once the process is ending (SIGTERM, engine gone; not Cancel): an answer may reach no one. */
   readonly stopping?: boolean;
 }

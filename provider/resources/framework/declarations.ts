@@ -12,6 +12,8 @@ export const URN_INPUT = "__secopsUrn";
  */
 export class Declarations {
   readonly #byKey = new Map<string, string>();
+  /** The URNs that were in the stack's state when checked (Check had old inputs). */
+  readonly #inState = new Set<string>();
   readonly #byUrn = new Map<string, string>();
   /** Every URN that declared each object, refused ones included. */
   readonly #contenders = new Map<string, Set<string>>();
@@ -23,18 +25,22 @@ export class Declarations {
 
   /**
    * A passed check's result, recording that `urn` declares `key` (undefined: not known yet); refused
-   * when another URN declares it (`urn` then only contends).
+   * when another URN declares it (`urn` then only contends). A resource in the state (`inState`) takes
+   * the object from one that is not: the newcomer's create is refused (see {@link refuseContender}).
    */
   checked<R extends { failures?: readonly CheckFailure[] }>(
     checked: R,
     key: string | undefined,
     urn: string | undefined,
+    inState = false,
   ): R {
     if (checked.failures?.length || key === undefined || !urn) return checked;
     const contenders = this.#contenders.get(key) ?? new Set<string>();
     this.#contenders.set(key, contenders.add(urn));
+    if (inState) this.#inState.add(urn);
     const other = this.#byKey.get(key);
-    if (other !== undefined && other !== urn)
+    const newcomer = other !== undefined && inState && !this.#inState.has(other);
+    if (other !== undefined && other !== urn && !newcomer)
       return { ...checked, failures: [{ property: this.property, reason: this.reason(other, key) }] };
     const previous = this.#byUrn.get(urn);
     if (previous !== undefined && previous !== key) {
@@ -50,6 +56,11 @@ export class Declarations {
    * Throws SECOPS_INVALID_INPUT when another resource declared `key` in this run, refused or not.
    * Creates ask at start and again before writing: the engine still runs Checks while creates run.
    */
+  /** The URN that declares `key` in this run (the dynamic host's create is not told its URN). */
+  holder(key: string): string | undefined {
+    return this.#byKey.get(key);
+  }
+
   refuseContender(key: string, urn: string | undefined): void {
     const other = urn ? [...(this.#contenders.get(key) ?? [])].find((u) => u !== urn) : undefined;
     if (other !== undefined) throw new SecOpsInputError(this.property, this.reason(other, key));

@@ -71,6 +71,27 @@ export function cannotImport(what: string, cause: unknown): SecOpsError {
 export const teamOf = async (client: SecOpsClient): Promise<string> => (await client.identity()).teamId;
 
 /**
+ * The team a write goes to (see ResourceContext.writeTeam): never assumed. A lookup that fails refuses
+ * the write, naming the cause; the next write looks again.
+ */
+export async function teamForWrite(ctx: ResourceContext, client: SecOpsClient): Promise<string> {
+  if (ctx.writeTeam) return ctx.writeTeam(client);
+  return teamOf(client).catch((err: unknown) => {
+    throw teamUnverified(ctx.describe?.() ?? "the secops provider", err);
+  });
+}
+
+/** The refusal of a write whose team could not be looked up (a 401 keeps its own error). */
+export function teamUnverified(who: string, err: unknown): unknown {
+  if (isSecOpsError(err, ErrorCodes.AUTH)) return err;
+  const cause = err instanceof Error ? err.message : String(err);
+  return new SecOpsSafetyError(
+    ErrorCodes.TEAM_UNVERIFIED,
+    `${who} writes only to a team it has looked up, and the lookup of its key's team failed (${cause}); nothing was written. Run the update again once GET /v1/auth/me answers`,
+  );
+}
+
+/**
  * Fails before any request when the key's team is not the one recorded in state: that key cannot see
  * the object, so a read would call it gone and a delete remove nothing.
  */

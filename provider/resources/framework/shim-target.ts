@@ -17,6 +17,8 @@ import {
 } from "../../config";
 import type { ResourceContext, ResourceImplementation } from "./context";
 import { URN_INPUT } from "./declarations";
+import { procStat } from "./processes";
+import { dynamicHostRun, setEngineRun } from "./team-scope";
 
 /** Credentials of the host's one provider instance: from `configure`, else the environment. */
 export class ProviderRuntime implements ResourceContext {
@@ -52,6 +54,14 @@ export class ProviderRuntime implements ResourceContext {
     return clientFor(await this.ready);
   }
 
+  /** How messages name the dynamic resources' provider. */
+  describe(): string {
+    return "the secops provider of the stack's config (dynamic resources)";
+  }
+
+  /** True once the host's engine is gone (see watchEngine): an answer may reach no one. */
+  stopping = false;
+
   /** Once per host process (the host serves one provider instance). */
   warn(key: string, message: string): void {
     if (warned.has(key)) return;
@@ -70,11 +80,41 @@ export interface DynamicImplementation<I = never, O = never> extends ResourceImp
   route(...args: unknown[]): Promise<unknown>;
 }
 
+/** How often the dynamic host looks for its engine gone. */
+const ENGINE_CHECK_MS = 500;
+
+/**
+ * In Pulumi's dynamic-provider host (`node <script> <engine address>`, under a shell script whose
+ * parent is the engine): the run its declarations belong to, and a watch for the engine gone. The
+ * shell script outlives a killed engine, and so would the host: its creates would go on and their
+ * answers reach no one. Once the engine is gone, its requests in flight end and the host exits, so
+ * its journal entries are the next run's to settle.
+ */
+function watchEngine(runtime: ProviderRuntime): void {
+  const run = dynamicHostRun();
+  if (run === undefined) return;
+  setEngineRun(run);
+  const parent = process.ppid;
+  const engine = procStat(parent)?.[1];
+  const watch = setInterval(() => {
+    if (process.ppid === parent && procStat(parent)?.[1] === engine) return;
+    clearInterval(watch);
+    runtime.stopping = true;
+    setTimeout(() => process.exit(0), 2_000).unref();
+    void runtime.client().then(
+      (c) => c.destroy(),
+      () => undefined,
+    );
+  }, ENGINE_CHECK_MS);
+  watch.unref();
+}
+
 /** Binds an implementation to the host's provider instance. */
 export function dynamicImplementation<I, O>(
   make: (ctx: ResourceContext) => ResourceImplementation<I, O>,
 ): DynamicImplementation<I, O> {
   const runtime = new ProviderRuntime();
+  watchEngine(runtime);
   const impl = make(runtime);
   const bound: DynamicImplementation<I, O> = {
     configure: (req) => runtime.configure(req),

@@ -1,7 +1,7 @@
 /** HvaAutomationRule's implementation, shared by both front-ends; `provider` is what the shim loads. */
 import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../../client/client";
-import { ErrorCodes, SecOpsApiError, isSecOpsError } from "../../client/errors";
+import { ErrorCodes, SecOpsApiError, SecOpsInputError, isSecOpsError } from "../../client/errors";
 import type { HvaRule } from "../../client/types";
 import type { ResourceContext, ResourceImplementation } from "../framework/context";
 import { checkResult, diffInputs, fromApi } from "../framework/definition";
@@ -13,8 +13,10 @@ import {
   isUnknown,
   partialFailure,
   sameTeamIfKnown,
+  teamForWrite,
   teamOf,
 } from "../framework/runtime";
+import { declareInRun, type Declaration } from "../framework/team-scope";
 import { dynamicImplementation } from "../framework/shim-target";
 import { FreshLoad, KeyedLock, RuleListCache, ruleOf, type RuleChange } from "./list-cache";
 import {
@@ -24,8 +26,11 @@ import {
   identical,
   listForReconcile,
   listOrExplain,
+  pendingCandidates,
   removePendingCreate,
   rulesBefore,
+  sameRule,
+  unsettledPending,
 } from "./reconcile";
 import { intentJournal } from "./intents";
 import { Declarations } from "../framework/declarations";
@@ -55,6 +60,10 @@ const outputs = (
   inputs: Pick<HvaRuleInputs, "field" | "search" | "enabled">,
 ): HvaRuleOutputs => fromApi(definition, rule, { ...inputs, teamId: "" });
 
+/** How messages name a rule from a state's properties. */
+const quotedRule = (props: { field?: unknown; search?: unknown } | undefined) =>
+  `the HVA rule with field ${JSON.stringify(props?.field)} and search ${JSON.stringify(props?.search)}`;
+
 /** What identifies the rule a resource declares. */
 const ruleKey = (field: string, search: string) => JSON.stringify([field, search]);
 
@@ -64,6 +73,40 @@ export const duplicateRuleReason = (other: string, field: string, search: string
   `by ${other} under the same secops provider: a rule held by two resources is deleted under one of ` +
   "them when the other goes. Declare each rule once (a renamed resource keeps its rule with the " +
   "aliases option: aliases: [its old URN])";
+
+const quoted = (field: string, search: string) =>
+  `the rule with field ${JSON.stringify(field)} and search ${JSON.stringify(search)}`;
+
+/** Why a resource is refused when a resource under another provider of its team declares its rule. */
+export const teamDuplicateReason = (
+  other: Pick<Declaration, "urn" | "provider">,
+  mine: string,
+  team: string,
+  field: string,
+  search: string,
+) =>
+  `${quoted(field, search)} is already declared by ${other.urn} under ${other.provider}, which has a key of the same team (${team}) as ${mine}: a rule held by two resources is deleted under one of them when the other goes. Declare each rule once, under one provider of the team`;
+
+/** Why a resource of the state is refused when a newcomer under another provider of its team declares its rule. */
+export const heldByThisReason = (
+  newcomer: Pick<Declaration, "urn" | "provider">,
+  team: string,
+  field: string,
+  search: string,
+) =>
+  `${newcomer.urn} (new in this update, under ${newcomer.provider}, a provider of the same team ${team}) declares ${quoted(field, search)}, which this resource holds: a rule held by two resources is deleted under one of them when the other goes. Remove that declaration (or its adoptExisting)`;
+
+/**
+ * Why a create is refused when its rule already exists in the team: never a second identical rule.
+ * `dynamic`: the resource is a dynamic one (no `pulumi import`).
+ */
+export function existsReason(team: string, field: string, search: string, ids: string[], dynamic: boolean) {
+  const which = ids.length === 1 ? `rule ${ids[0]}` : `rules ${ids.join(", ")}`;
+  const take = dynamic
+    ? "set adoptExisting: true on this resource"
+    : `set adoptExisting: true on this resource, or import it (pulumi import secops:index:HvaAutomationRule <name> ${ids[0]}, then remove this declaration)`;
+  return `${quoted(field, search)} already exists in team ${team} (${which}); a second identical rule is never created. To manage it, ${take}; if another resource or stack manages it, remove this declaration`;
+}
 
 /** The implementation for one provider instance: its caches and claims are its own (teams never mix). */
 export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInputs, HvaRuleOutputs> {
@@ -81,6 +124,8 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   /** Creates of the same rule (field and search) run one at a time. */
   readonly #creating = new KeyedLock();
   readonly #lists = new WeakMap<SecOpsClient, FreshLoad<HvaRule[]>>();
+  /** Pending ids whose Diff planned their replace in this run: the delete then only forgets them. */
+  readonly #replacing = new Set<string>();
 
   constructor(private readonly ctx: ResourceContext) {}
 
@@ -94,7 +139,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   /** Checks the inputs; a second resource of this provider declaring the same rule is refused. */
   async check(
-    _olds: unknown,
+    olds: unknown,
     news: unknown,
     urn = this.ctx.urn?.(),
   ): Promise<pulumi.dynamic.CheckResult<HvaRuleInputs>> {
@@ -102,14 +147,45 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     // Without failures, field and search are strings (perhaps not known yet in preview).
     const { field, search } = checked.inputs;
     const key = isUnknown(field) || isUnknown(search) ? undefined : ruleKey(field, search);
-    return this.#declared.checked(checked, key, urn);
+    const inState = !!olds && typeof olds === "object" && Object.keys(olds).length > 0;
+    const local = this.#declared.checked(checked, key, urn, inState);
+    if (local.failures?.length || key === undefined || !urn) return local;
+    const reason = await this.#teamClash(checked.inputs, urn, inState);
+    return reason ? { ...local, failures: [{ property: "search", reason }] } : local;
+  }
+
+  /**
+   * The team-wide check (any provider of the team, in any process of the run), then never a second
+   * identical rule: a new resource's rule that exists already is refused unless it adopts it or the
+   * journal proves it is what this resource's interrupted create made. Without the team (no key in
+   * preview, an API that does not answer) nothing is said here: the create checks again.
+   */
+  async #teamClash(inputs: HvaRuleInputs, urn: string, inState: boolean): Promise<string | undefined> {
+    const client = await this.ctx.client().catch(() => undefined);
+    const team = client && (await teamOf(client).catch(() => undefined));
+    if (!client || !team) return undefined;
+    const { field, search } = inputs;
+    const mine = this.ctx.describe?.() ?? "the secops provider";
+    const adopts = inputs.adoptExisting === true;
+    const others = declareInRun(team, ruleKey(field, search), { urn, provider: mine, inState, adopts });
+    const first = others.find((o) => o.inState || !inState);
+    if (first) return teamDuplicateReason(first, mine, team, field, search);
+    if (others.length) return heldByThisReason(others[0], team, field, search);
+    if (inState || adopts) return undefined;
+    const listed = await this.#listCache.rules(client);
+    const existing = [...(listed?.values() ?? [])].filter((r) => sameRule(r, inputs));
+    if (existing.length === 0) return undefined;
+    const own = intentJournal().madeFor(team, field, search, urn);
+    if (existing.some((r) => own.has(r.id))) return undefined;
+    const ids = existing.map((r) => r.id);
+    return existsReason(team, field, search, ids, !this.ctx.urn?.());
   }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
     await sameTeamIfKnown(this.ctx, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
     // A pending create is settled by its delete, then created afresh.
-    if (isPendingId(id)) return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
+    if (isPendingId(id)) return this.#replacePending(id, olds, news);
     const diff = diffInputs(definition, olds, news);
     // A resource replaced for its inputs lets its rule go; any other (even one the engine replaces on
     // its own, --target-replace) holds it: not even its replacement adopts it.
@@ -117,10 +193,33 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     return diff;
   }
 
+  /**
+   * A pending create (from an interrupted run, or a create whose outcome was unknown) is replaced: its
+   * delete forgets the record (deleting only a rule its own create's answer proves), then the create
+   * adopts what that answer made or creates the rule. A rule first seen later is a candidate, never a
+   * proof: unless the resource adopts it (adoptExisting), the replace is refused, naming it.
+   */
+  async #replacePending(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs) {
+    const client = await this.ctx.client().catch(() => undefined);
+    const team = client && (await teamOf(client).catch(() => undefined));
+    if (client && team && news.adoptExisting !== true) {
+      const urn = this.ctx.urn?.() ?? this.#declared.holder(ruleKey(news.field, news.search));
+      const found = await pendingCandidates(client, team, olds as never, this.#claimed, urn);
+      if (found.length) throw unsettledPending(olds, found, !this.ctx.urn?.());
+    }
+    this.#replacing.add(id);
+    this.ctx.warn(
+      `hva-pending-${id}`,
+      `secops: ${quotedRule(olds)} is a pending create from an interrupted run (${id}); it is replaced to settle it: nothing is deleted that its own create did not prove it made`,
+    );
+    return { changes: true, replaces: ["search"], deleteBeforeReplace: true };
+  }
+
   async create(inputs: HvaRuleInputs): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
     const client = await this.ctx.client();
-    const urn = this.ctx.urn?.();
     const key = ruleKey(inputs.field, inputs.search);
+    // The dynamic host does not tell a create its URN: the one that declared the rule in this run.
+    const urn = this.ctx.urn?.() ?? this.#declared.holder(key);
     this.#declared.refuseContender(key, urn);
     return this.#creating
       .run(key, () =>
@@ -144,9 +243,18 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     inputs: HvaRuleInputs,
     urn: string | undefined,
   ): Promise<pulumi.dynamic.CreateResult<HvaRuleOutputs>> {
-    // Asked again before writing: another resource may have declared the rule since the create began.
-    const alone = () => this.#declared.refuseContender(ruleKey(inputs.field, inputs.search), urn);
-    const team = await teamOf(client);
+    const team = await teamForWrite(this.ctx, client);
+    const { field, search } = inputs;
+    const mine = this.ctx.describe?.() ?? "the secops provider";
+    // Asked again before writing: another resource (of this provider, or of another provider of the
+    // team in this run) may have declared the rule since the create began.
+    const alone = () => {
+      this.#declared.refuseContender(ruleKey(field, search), urn);
+      if (!urn) return;
+      const declared = { urn, provider: mine, inState: false, adopts: inputs.adoptExisting };
+      const other = declareInRun(team, ruleKey(field, search), declared)[0];
+      if (other) throw new SecOpsInputError("search", teamDuplicateReason(other, mine, team, field, search));
+    };
     const journal = intentJournal();
     let lists = this.#lists.get(client);
     if (!lists) this.#lists.set(client, (lists = new FreshLoad(() => client.listHvaRules())));
@@ -169,9 +277,17 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     }
     if (!rule) {
       alone();
+      // Never a second identical rule (what a crashed run made, another stack's, one made by hand).
+      if (before?.length)
+        throw new SecOpsInputError("search", existsReason(team, field, search, before, !this.ctx.urn?.()));
+      const busy = intentJournal().scan(team, field, search).busy;
+      if (busy.length)
+        throw new SecOpsInputError(
+          "search",
+          `${quoted(field, search)} is being created right now by another process on this machine (pid ${busy.map((b) => b.pid).join(", ")}: another stack's update, or the provider of an update that ended); nothing was sent. Run the update again once it is done: the rule it makes is then named here`,
+        );
       const at = new Date().toISOString();
       // Without a list (strict-spec) nothing could be recovered from the journal: none is kept.
-      const { field, search } = inputs;
       const intent = before
         ? journal.open(team, { field, search, before, at, ...(urn ? { urn } : {}) })
         : undefined;
@@ -237,6 +353,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     news: HvaRuleInputs,
   ): Promise<pulumi.dynamic.UpdateResult<HvaRuleOutputs>> {
     const client = await this.ctx.client();
+    await teamForWrite(this.ctx, client);
     await assertTeam(client, olds?.teamId, `HVA rule ${id}`);
     held(olds?.teamId, id, olds);
     this.#holds(id);
@@ -259,6 +376,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
 
   async delete(id: string, props: HvaRuleOutputs): Promise<void> {
     const client = await this.ctx.client();
+    await teamForWrite(this.ctx, client);
     await assertTeam(client, props?.teamId, `HVA rule ${id}`);
     // Known effect: the rule is gone; a pending settle or a disable-for-delete drops the list instead.
     await this.#listCache.writing(
@@ -272,9 +390,11 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   private async remove(client: SecOpsClient, id: string, props: HvaRuleOutputs): Promise<boolean> {
     const urn = this.ctx.urn?.();
     if (isPendingId(id)) {
-      const team = await teamOf(client);
+      const team = await teamForWrite(this.ctx, client);
+      const replacing = this.#replacing.delete(id);
+      const owner = urn ?? this.#declared.holder(ruleKey(props.field, props.search));
       await this.#creating.run(ruleKey(props.field, props.search), () =>
-        removePendingCreate(client, team, id, props as never, this.#claimed, urn),
+        removePendingCreate(client, team, id, props as never, this.#claimed, owner, replacing),
       );
       return false;
     }

@@ -10,19 +10,17 @@
  * field and search (flat files of an earlier version are still found). A journal that cannot be written
  * is reported once and creates go on (a crash then leaves an orphan `secops drift` lists).
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, readFile, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
+import { TOKEN, alive, intentDir, safe, tried, writer } from "../framework/processes";
+
+export { intentDir } from "../framework/processes";
+
+/** A rule's folder name: a hash of its field and search. */
+const ruleKey = (field: string, search: string) =>
+  createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
 
 /** What one create recorded before its PUT. */
 export interface CreateIntent {
@@ -45,59 +43,6 @@ interface Stored extends CreateIntent {
   start?: string;
 }
 
-/** This process's token (see {@link writer}). */
-const TOKEN = randomBytes(6).toString("hex");
-
-/** The journal's folder. */
-export function intentDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SECOPS_INTENT_DIR) return env.SECOPS_INTENT_DIR;
-  // node:os loads only when it is needed.
-  const home = () => (require("node:os") as typeof import("node:os")).homedir();
-  return join(env.PULUMI_HOME || join(home(), ".pulumi"), "secops", "intents");
-}
-
-const safe = (team: string) => team.replace(/[^A-Za-z0-9_.-]/g, "_");
-const ruleKey = (field: string, search: string) =>
-  createHash("sha256").update(`${field}\0${search}`).digest("hex").slice(0, 24);
-
-/** `f()`, or undefined when it throws (a file not there, gone meanwhile or torn). */
-function tried<T>(f: () => T): T | undefined {
-  try {
-    return f();
-  } catch {
-    return undefined;
-  }
-}
-
-/** When process `pid` started (Linux /proc), "zombie" for one ended but not reaped, or undefined. */
-function started(pid: number): string | undefined {
-  const stat = tried(() => readFileSync(`/proc/${pid}/stat`, "utf8"));
-  if (stat === undefined) return undefined;
-  // pid (comm) state ppid ... starttime is the 22nd field; comm may hold spaces and parentheses.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return fields[0] === "Z" || fields[0] === "X" ? "zombie" : fields[19];
-}
-
-const START = started(process.pid);
-
-/** The writer of an intent or a mark: this process, told apart from a later one given its pid. */
-const writer = () => ({ pid: process.pid, token: TOKEN, ...(START ? { start: START } : {}) });
-
-/** True while the process that wrote an intent runs (the same process, not a later one given its pid). */
-function alive(pid: number, token: string, start: string | undefined): boolean {
-  if (pid === process.pid) return token === TOKEN;
-  const now = started(pid);
-  if (now === "zombie") return false;
-  if (now !== undefined && start !== undefined) return now === start;
-  if (existsSync("/proc/self/stat")) return now !== undefined; // Linux: no /proc entry, no process
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** An open intent: `made` once the PUT answered with an id, else `close` once the outcome is known. */
 export interface OpenIntent {
   made(id: string): void;
@@ -108,6 +53,16 @@ export interface OpenIntent {
 export type LeftIntent = CreateIntent & { settle(): void };
 
 type Entry = { file: string; stored: Stored };
+
+/**
+ * What the journal holds for one rule: intents dead processes left (`left`, newest first), the ids any
+ * intent says its PUT made (`made`), and the intents of other processes that still run (`busy`).
+ */
+export interface Scanned {
+  left: LeftIntent[];
+  made: Set<string>;
+  busy: Array<CreateIntent & { pid: number }>;
+}
 
 /** The names in `folder`; none when it does not exist. */
 const namesIn = (folder: string): string[] => tried(() => readdirSync(folder)) ?? [];
@@ -187,27 +142,44 @@ export class IntentJournal {
    * Intents for this field and search: those dead processes left (`left`, newest first), and the ids
    * any intent says its PUT made (`made`: never candidates for another create).
    */
-  scan(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
+  scan(team: string, field: string, search: string): Scanned {
     const left: LeftIntent[] = [];
     const made = new Set<string>();
+    const busy: Array<CreateIntent & { pid: number }> = [];
     for (const { file, stored } of this.read(team, field, search)) {
       if (stored.made) made.add(stored.made);
-      if (alive(stored.pid, stored.token, stored.start)) continue;
+      if (alive(stored.pid, stored.token, stored.start)) {
+        if (stored.pid !== process.pid) busy.push(stored);
+        continue;
+      }
       const { before, at, urn, made: id } = stored;
       const settle = () => this.remove(file);
       left.push({ field, search, before, at, ...(urn ? { urn } : {}), ...(id ? { made: id } : {}), settle });
     }
-    return { left: left.sort((a, b) => b.at.localeCompare(a.at)), made };
+    return { left: left.sort((a, b) => b.at.localeCompare(a.at)), made, busy };
+  }
+
+  /**
+   * The ids the PUTs of creates for resource `urn` answered with, kept by any process (one that died,
+   * or a dynamic-provider host that outlived its engine): the answer to the resource's own request.
+   */
+  madeFor(team: string, field: string, search: string, urn: string | undefined): Set<string> {
+    const ids = new Set<string>();
+    if (!urn) return ids;
+    for (const { stored } of this.read(team, field, search))
+      if (stored.made && stored.urn === urn && stored.pid !== process.pid) ids.add(stored.made);
+    return ids;
   }
 
   /** {@link scan} before a create: a missing rule folder is made now, and then holds nothing to read. */
-  scanForCreate(team: string, field: string, search: string): { left: LeftIntent[]; made: Set<string> } {
+  scanForCreate(team: string, field: string, search: string): Scanned {
     const folder = this.folder(team, field, search);
     if (!this.#folders.has(folder)) {
       // The first folder made, "" when it was there, undefined when it cannot be (the intent's write says so).
       const madeNow = tried(() => mkdirSync(folder, { recursive: true, mode: 0o700 }) ?? "");
       if (madeNow !== undefined) this.#folders.add(folder);
-      if (madeNow && !this.legacy(team).has(ruleKey(field, search))) return { left: [], made: new Set() };
+      if (madeNow && !this.legacy(team).has(ruleKey(field, search)))
+        return { left: [], made: new Set(), busy: [] };
     }
     return this.scan(team, field, search);
   }

@@ -14,6 +14,7 @@ import {
   ErrorCodes,
   SecOpsApiError,
   SecOpsError,
+  SecOpsInputError,
   SecOpsSafetyError,
   isSecOpsError,
 } from "../../client/errors";
@@ -146,10 +147,24 @@ export async function createOnce(
       const rules = await listForReconcile(client, why).catch((listErr: Error) => {
         throw pending(err, `checking for it failed (${listErr.message})`);
       });
-      const found = candidates(rules, inputs, before, claimed);
-      if (found.length === 1) return found[0];
+      // Proof against another stack on this machine: no other create of the rule in the journal.
+      const { made, busy } = intentJournal().scan(team, inputs.field, inputs.search);
+      const fresh = candidates(rules, inputs, before, claimed);
+      const theirs = fresh.filter((r) => made.has(r.id));
+      const found = fresh.filter((r) => !made.has(r.id));
+      if (found.length === 1 && theirs.length === 0 && busy.length === 0) return found[0];
       if (found.length > 1)
         throw pending(err, unproven(inputs, found, "the create had an unknown outcome").message);
+      if (found.length === 1)
+        throw pending(
+          err,
+          `rule ${found[0].id} appeared, but another create of the same rule ran at the same time (another stack or process on this machine), so it cannot be proven this create's`,
+        );
+      if (theirs.length)
+        throw new SecOpsInputError(
+          "search",
+          `${describe(inputs)} and search ${JSON.stringify(inputs.search)} was created meanwhile by another create (rule ${theirs.map((r) => r.id).join(", ")}: another stack or process on this machine), and this create's PUT did not land; a second identical rule is never created. If this resource should manage it, set adoptExisting: true on it; else remove this declaration`,
+        );
       if (attempt >= 3) throw pending(err, "it did not land after 3 tries");
       // Nothing new in the list: the PUT did not land; it is sent again.
     }
@@ -167,9 +182,10 @@ export function pendingRecordOf(props: Record<string, unknown> | undefined): Pen
 const forResource = (i: LeftIntent, urn: string | undefined) => (i.urn ?? "") === (urn ?? "");
 
 /**
- * Before a create: the rule a dead process's PUT of the same rule made, if any. An answered PUT (whose
- * id the caller may never have recorded) is adopted only by the same URN; an unanswered one is proven
- * by its journaled `before`.
+ * Before a create: the rule this resource's interrupted create made, proven by the answer to its own
+ * PUT (kept in the journal with the URN, by a process that died or by a dynamic-provider host that
+ * outlived its engine). A PUT that never answered proves nothing: a rule seen now is a candidate, and
+ * the create then refuses to make a second one (see existsReason).
  */
 export async function adoptLeftCreate(
   client: SecOpsClient,
@@ -178,72 +194,89 @@ export async function adoptLeftCreate(
   claimed: ReadonlySet<string>,
   urn: string | undefined,
 ): Promise<HvaRule | undefined> {
-  await intentJournal().confirmed(team, inputs.field, inputs.search);
-  const { left, made } = intentJournal().scanForCreate(team, inputs.field, inputs.search);
-  const mine = urn ? left.filter((i) => i.made !== undefined && forResource(i, urn)) : [];
+  const journal = intentJournal();
+  await journal.confirmed(team, inputs.field, inputs.search);
+  const { left } = journal.scanForCreate(team, inputs.field, inputs.search);
+  const answered = journal.madeFor(team, inputs.field, inputs.search, urn);
   const open = left.filter((i) => i.made === undefined && forResource(i, urn));
-  if (mine.length === 0 && open.length === 0) return undefined;
+  if (answered.size === 0 && open.length === 0) return undefined;
   const rules = await listForReconcile(client, "recovering a create a crash interrupted");
-  for (const intent of mine) {
-    const rule = rules.find((r) => r.id === intent.made && sameRule(r, inputs) && !claimed.has(r.id));
-    intent.settle();
-    if (rule) return rule;
-  }
-  const held = new Set([...claimed, ...made]);
-  for (const intent of open) {
-    const found = candidates(rules, inputs, intent.before, held);
-    if (found.length > 1)
-      throw unproven(inputs, found, `a create interrupted at ${intent.at} left its outcome unknown`);
-    intent.settle();
-    if (found.length === 1) return found[0];
-  }
-  return undefined;
+  const rule = rules.find((r) => answered.has(r.id) && sameRule(r, inputs) && !claimed.has(r.id));
+  for (const i of left) if (i.made !== undefined && answered.has(i.made)) i.settle();
+  // An unanswered PUT with no rule but those listed before it landed nothing: nothing to keep.
+  for (const i of open) if (!rules.some((r) => sameRule(r, inputs) && !i.before.includes(r.id))) i.settle();
+  return rule;
 }
 
 /**
- * Settles a pending create (its delete): the rule it made is deleted. The proof is the `before` in its
- * state, else the dead process's journal: an intent no older than the pending id whose PUT answered
- * with an id, or whose `before` leaves one candidate. No record anywhere: no PUT was sent (each is
- * journaled first), nothing to do.
+ * The rules a pending create's resource cannot claim without the user: same field and search, not
+ * listed before its PUT, held by no resource here and made by no other create's answer. Found after
+ * the create's own request, each is a candidate, never a proof.
+ */
+export async function pendingCandidates(
+  client: SecOpsClient,
+  team: string,
+  props: Record<string, unknown>,
+  claimed: ReadonlySet<string>,
+  urn: string | undefined,
+): Promise<HvaRule[]> {
+  const { field, search } = props;
+  if (typeof field !== "string" || typeof search !== "string") return [];
+  const before = pendingRecordOf(props)?.before ?? [];
+  const rules = await listForReconcile(client, "settling a create whose outcome was unknown");
+  const journal = intentJournal();
+  await journal.confirmed(team, field, search);
+  const { made } = journal.scan(team, field, search);
+  const answered = journal.madeFor(team, field, search, urn);
+  return candidates(rules, { field, search }, before, claimed).filter(
+    (r) => !made.has(r.id) && !answered.has(r.id),
+  );
+}
+
+/** The refusal to settle a pending create whose candidates only the user can tell apart. */
+export function unsettledPending(
+  props: { field?: unknown; search?: unknown } | undefined,
+  found: HvaRule[],
+  dynamic: boolean,
+): SecOpsSafetyError {
+  const ids = found.map((r) => r.id);
+  const which = ids.length === 1 ? `rule ${ids[0]}` : `rules ${ids.join(", ")}`;
+  const importIt = dynamic
+    ? ""
+    : ` (or pulumi state delete <urn>, then pulumi import secops:index:HvaAutomationRule <name> ${ids[0]})`;
+  return new SecOpsSafetyError(
+    ErrorCodes.UNPROVEN,
+    `the HVA rule with field ${JSON.stringify(props?.field)} and search ${JSON.stringify(props?.search)} is a pending create: its create's outcome was unknown, and ${which} with that field and search appeared after the create's own request; a rule first seen later is a candidate, never a proof, so nothing was claimed or deleted. If it is this resource's rule, set adoptExisting: true on this resource${importIt}; if it is not, delete it by hand or remove this declaration, then run again`,
+    ids,
+  );
+}
+
+/**
+ * Settles a pending create (its delete). In a replace its Diff planned (`replacing`), the record is
+ * only forgotten: the create that follows adopts what its own PUT's answer proves, and refuses to
+ * make a second rule. In a destroy, the rule its PUT's answer proves is deleted; a candidate seen
+ * only now refuses the delete, naming it (nothing is deleted on its strength).
  */
 export async function removePendingCreate(
   client: SecOpsClient,
   team: string,
-  id: string,
+  _id: string,
   props: Record<string, unknown>,
   claimed: ReadonlySet<string>,
   urn: string | undefined,
+  replacing = false,
 ): Promise<void> {
   const { field, search } = props;
-  if (typeof field !== "string" || typeof search !== "string") return;
-  const rule = { field, search };
-  const recorded = pendingRecordOf(props);
-  await intentJournal().confirmed(team, field, search);
-  const { left, made } = intentJournal().scan(team, field, search);
-  const since = id.slice(PENDING_ID_PREFIX.length);
-  const own = recorded ? [] : left.filter((i) => i.at >= since && forResource(i, urn));
-  if (!recorded && own.length === 0) return;
-  const why = "settling a create whose outcome was unknown";
-  const rules = await listForReconcile(client, why);
-  const held = new Set([...claimed, ...made]);
-  let found: HvaRule[];
-  if (recorded) {
-    // Recorded without a list (strict-spec at the time): every identical rule is a candidate.
-    found = candidates(rules, rule, recorded.before ?? [], held);
-    if (recorded.before === null && found.length > 0) throw unproven(rule, found, why);
-  } else {
-    const answered = own.flatMap((i) => (i.made ? [i.made] : []));
-    found = rules.filter((r) => answered.includes(r.id) && identical(r, rule, claimed));
-    for (const i of own.filter((x) => !x.made)) found.push(...candidates(rules, rule, i.before, held));
-    // Several interrupted creates of this rule: which one was this resource's cannot be told.
-    if (own.length > 1 && found.length > 0) throw unproven(rule, found, why);
-  }
-  if (found.length > 1) throw unproven(rule, found, why);
-  if (found.length === 1)
-    await client.deleteHvaRule(found[0].id).catch((err: unknown) => {
+  if (replacing || typeof field !== "string" || typeof search !== "string") return;
+  const found = await pendingCandidates(client, team, props, claimed, urn);
+  if (found.length) throw unsettledPending(props, found, !urn);
+  const answered = intentJournal().madeFor(team, field, search, urn);
+  for (const id of answered)
+    await client.deleteHvaRule(id).catch((err: unknown) => {
       if (!isSecOpsError(err, ErrorCodes.NOT_FOUND)) throw err;
     });
-  for (const i of own) i.settle();
+  for (const i of intentJournal().left(team, field, search))
+    if (i.made !== undefined && answered.has(i.made)) i.settle();
 }
 
 /** A call about rule `id` shows the caller holds it: the journal drops the create's answer (unawaited). */
