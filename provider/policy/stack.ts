@@ -1,8 +1,10 @@
 /**
- * What the policies read of what the engine sends, for both front-ends' types, and a resource's team.
+ * What the policies read of what the engine sends, for both front-ends' types, and a resource's team
+ * (grouped across providers by the team they show, or by one API key).
  * A value not known yet (a create's `teamId` in preview) throws on access in `@pulumi/policy`:
  * {@link read} gives {@link UNKNOWN} instead, so one unknown value never stops a whole policy.
  */
+import { createHash } from "node:crypto";
 import type { PolicyProviderResource, PolicyResource } from "@pulumi/policy";
 import { dynamicType } from "../resources/framework/definition";
 import { isDefaultProviderName } from "../resources/framework/names";
@@ -52,11 +54,14 @@ export interface Team {
 const known = (v: string | undefined): v is string => v !== undefined && v !== "";
 
 /**
- * How messages name the team of a provider whose team the stack does not show yet: a native
- * provider by its name; the default ones by where their key comes from.
+ * How messages name the team of providers whose team the stack does not show yet: native providers
+ * by their names; the default ones by where their key comes from.
  */
-function providerLabel(p: PolicyProviderResource | undefined): string {
+function providerLabel(providers: readonly PolicyProviderResource[]): string {
+  const [p] = providers;
   if (!p) return "the team of an unknown provider";
+  if (providers.length > 1)
+    return `the team of providers ${listed(providers.map((x) => x.name).sort())} (one API key)`;
   if (p.type === "pulumi:providers:pulumi-nodejs")
     return "the team of the dynamic resources' key (stack config secops:apiKey)";
   if (isDefaultProviderName(p.name)) return "the team of the default secops provider";
@@ -64,22 +69,75 @@ function providerLabel(p: PolicyProviderResource | undefined): string {
 }
 
 /**
- * The team of each resource: its own `teamId` output, else one its provider carries, else one another
- * resource of that provider shows (a provider never changes team), else the provider itself. Two
- * providers are one team only by a team they show, never by comparing keys.
+ * Providers joined into groups (union-find over URNs and the keys that join them): a provider is one
+ * team with every provider that shows the same team, or that is given the same API key.
+ */
+class Groups {
+  private readonly parent = new Map<string, string>();
+  find(x: string): string {
+    const p = this.parent.get(x) ?? x;
+    if (p === x) return x;
+    const root = this.find(p);
+    this.parent.set(x, root);
+    return root;
+  }
+  join(a: string, b: string): void {
+    const [ra, rb] = [this.find(a), this.find(b)];
+    if (ra !== rb) this.parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+  }
+}
+
+/**
+ * A provider's API key input as a digest (the key itself is never kept, compared or shown), or
+ * undefined while the engine does not know it (a key computed from another resource in preview).
+ */
+function keyDigest(p: PolicyProviderResource): string | undefined {
+  const key = text(p.props, "apiKey");
+  return key ? createHash("sha256").update(key).digest("hex") : undefined;
+}
+
+/**
+ * The team of each resource: its own `teamId` output, else one its provider carries, else the one its
+ * provider's group shows. Providers are grouped by the team their resources show (a provider never
+ * changes team) and, where none shows one yet (a provider new in this preview), by their `apiKey`
+ * input: one key is one team. Providers no team and no key join are each a team of their own.
  */
 export function teamsOf(resources: readonly PolicyResource[]): (r: PolicyResource) => Team {
-  const byProvider = new Map<string, string>();
+  const groups = new Groups();
+  const providers = new Map<string, PolicyProviderResource>();
   const own = (r: PolicyResource) => text(r.props, "teamId");
   const carried = (r: PolicyResource) => text(r.provider?.props, "teamId");
   for (const r of resources) {
+    if (!r.provider) continue;
+    const p = r.provider.urn;
+    providers.set(p, r.provider);
     const team = [own(r), carried(r)].find(known);
-    if (team && r.provider && !byProvider.has(r.provider.urn)) byProvider.set(r.provider.urn, team);
+    if (team) groups.join(`provider:${p}`, `team:${team}`);
+    const digest = keyDigest(r.provider);
+    if (digest) groups.join(`provider:${p}`, `key:${digest}`);
+  }
+  // Each group's teams: one is the group's team; two (keys once moved between teams) name none.
+  const teams = new Map<string, Set<string>>();
+  const members = new Map<string, PolicyProviderResource[]>();
+  for (const [urn, p] of providers) {
+    const root = groups.find(`provider:${urn}`);
+    members.set(root, [...(members.get(root) ?? []), p]);
+  }
+  for (const r of resources) {
+    const team = [own(r), carried(r)].find(known);
+    if (!team || !r.provider) continue;
+    const root = groups.find(`provider:${r.provider.urn}`);
+    teams.set(root, (teams.get(root) ?? new Set()).add(team));
   }
   return (r) => {
-    const team = [own(r), carried(r), r.provider ? byProvider.get(r.provider.urn) : undefined].find(known);
+    const root = r.provider ? groups.find(`provider:${r.provider.urn}`) : "";
+    const shown = teams.get(root);
+    const team = [own(r), carried(r), shown?.size === 1 ? [...shown][0] : undefined].find(known);
     if (team) return { key: `team:${team}`, label: `team ${team}` };
-    return { key: `provider:${r.provider?.urn ?? ""}`, label: providerLabel(r.provider) };
+    // No single team shown: the provider's key group (or the provider alone, where two teams show).
+    const group = shown?.size ? [r.provider!] : (members.get(root) ?? (r.provider ? [r.provider] : []));
+    const first = group.map((p) => p.urn).sort()[0] ?? "";
+    return { key: `provider:${first}`, label: providerLabel(group) };
   };
 }
 

@@ -171,17 +171,67 @@ describe("secops-rule-declared-once", () => {
     expect(JSON.stringify(d)).not.toContain(KEY_TWO);
   });
 
-  test("the same search in two teams, or under two providers no resource of which shows a team: no violation (keys are never compared)", async () => {
+  test("the same search in two teams, or under providers of different keys no resource of which shows a team: no violation", async () => {
     const s = stack();
     const p1 = s.provider("p1", KEY_ONE);
     const p2 = s.provider("p2", KEY_TWO);
-    const p3 = s.provider("p3", KEY_ONE);
+    const p3 = s.provider("p3", "key-of-a-third-team-77d0");
     expect(
       await pack.run([
         s.rule("dc", p1, { search: "dc-*" }, "team-acme"),
         s.rule("dc-client", p2, { search: "dc-*" }, "team-client1"),
         s.rule("dc-new", p3, { search: "dc-*" }),
       ]),
+    ).toEqual([]);
+  });
+
+  test("issue 53 case 1: two new providers given one API key (no team shown yet, first preview): refused, naming both providers, never the key", async () => {
+    const s = stack();
+    const p1 = s.provider("p1", KEY_ONE);
+    const p2 = s.provider("p2", KEY_ONE);
+    const d = await pack.run([s.rule("dc", p1, { search: "dc-*" }), s.rule("dc-p2", p2, { search: "dc-*" })]);
+    expect(d).toEqual([
+      {
+        policyName: "secops-rule-declared-once",
+        message: `${D.rule}\ndc and dc-p2 declare the same HVA rule (field "name", search "dc-*") of the team of providers p1 and p2 (one API key): one API object held by 2 resources, which would change and delete it under each other`,
+        urn: s.urn("secops:index:HvaAutomationRule", "dc"),
+        enforcementLevel: "mandatory",
+        severity: "high",
+      },
+    ]);
+    expect(JSON.stringify(d) + pack.stderr()).not.toContain(KEY_ONE);
+  });
+
+  test("issue 53 case 1: a new provider given the key of a deployed one takes its team (the default provider's key is its config)", async () => {
+    const s = stack();
+    const byDefault = s.provider("default_0_1_0", KEY_ONE);
+    const extra = s.provider("extra-timeouts", KEY_ONE);
+    const d = await pack.run([
+      s.rule("dc", byDefault, { search: "dc-*" }, "team-acme"),
+      s.rule("dc-extra", extra, { search: "dc-*" }),
+      s.user("ada", byDefault, { directoryUserId: "du-7" }, "team-acme"),
+      s.user("ada-extra", extra, { directoryUserId: "du-7" }),
+    ]);
+    expect(d.map((x) => [x.policyName, x.message, x.urn])).toEqual([
+      [
+        "secops-rule-declared-once",
+        `${D.rule}\ndc and dc-extra declare the same HVA rule (field "name", search "dc-*") of team team-acme: one API object held by 2 resources, which would change and delete it under each other`,
+        s.urn("secops:index:HvaAutomationRule", "dc"),
+      ],
+      [
+        "secops-user-declared-once",
+        `${D.user}\nada and ada-extra declare the settings of the same directory user "du-7" of team team-acme: each would write the flags the other sets`,
+        s.urn("secops:index:DirectoryUserSettings", "ada"),
+      ],
+    ]);
+  });
+
+  test("a key not known in preview (computed) joins no group: the provider stays a team of its own", async () => {
+    const s = stack();
+    const p1 = s.provider("p1", KEY_ONE);
+    const p2 = { ...s.provider("p2", KEY_ONE), props: { apiKey: UNKNOWN } };
+    expect(
+      await pack.run([s.rule("dc", p1, { search: "dc-*" }), s.rule("dc-p2", p2, { search: "dc-*" })]),
     ).toEqual([]);
   });
 
@@ -249,6 +299,28 @@ describe("secops-adopt-undeclared-only", () => {
         enforcementLevel: "mandatory",
         severity: "high",
       },
+    ]);
+  });
+
+  test("issue 53 case 2: adoptExisting under a second provider of the same key, in the preview that adds it: refused by both policies", async () => {
+    const s = stack();
+    const p1 = s.provider("p1", KEY_ONE);
+    const p2 = s.provider("p2", KEY_ONE);
+    const d = await pack.run([
+      s.rule("dc", p1, { search: "dc-*" }, "team-acme"),
+      s.rule("dc-adopt", p2, { search: "dc-*", adoptExisting: true }),
+    ]);
+    expect(d.map((x) => [x.policyName, x.message, x.urn])).toEqual([
+      [
+        "secops-rule-declared-once",
+        `${D.rule}\ndc and dc-adopt declare the same HVA rule (field "name", search "dc-*") of team team-acme: one API object held by 2 resources, which would change and delete it under each other`,
+        s.urn("secops:index:HvaAutomationRule", "dc"),
+      ],
+      [
+        "secops-adopt-undeclared-only",
+        `${D.adopt}\ndc-adopt adopts (adoptExisting) the HVA rule (field "name", search "dc-*") of team team-acme, which dc declares too: the adoption would hold a rule another resource holds`,
+        s.urn("secops:index:HvaAutomationRule", "dc-adopt"),
+      ],
     ]);
   });
 });
