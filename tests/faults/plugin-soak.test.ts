@@ -13,6 +13,8 @@ import { SecOpsClient } from "pulumi-secops/client";
 import { createSimulator, type FaultRule, type Simulator } from "secops-sim";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built } from "../helpers/spawn";
+import { existsReason } from "pulumi-secops/resources/hva-automation-rule";
+import { unsettledPending } from "../../provider/resources/hva-automation-rule/reconcile";
 
 built("native/plugin/main.js");
 const PER_TEAM = 100;
@@ -36,6 +38,10 @@ interface Team {
   state: Map<string, { id: string; props: Bag }>;
   /** Rules a person made: id -> search and enabled. */
   handMade: Map<string, { search: string; enabled: boolean }>;
+  /** Resources the user set adoptExisting: true on, after a refusal named their rule. */
+  adopt: Set<string>;
+  /** Refusals seen (never a second identical rule; a pending create's candidate named). */
+  refusals: number;
 }
 
 let sim: Simulator;
@@ -46,7 +52,12 @@ const urnOf = (t: Team, i: number) => `urn:pulumi:soak::p::secops:index:HvaAutom
 const declared = (t: Team) =>
   Array.from({ length: PER_TEAM }, (_, i) => ({
     urn: urnOf(t, i),
-    inputs: { field: "name", search: `${prefix(t)}${i}-*`, enabled: i % 3 !== 0, adoptExisting: false },
+    inputs: {
+      field: "name",
+      search: `${prefix(t)}${i}-*`,
+      enabled: i % 3 !== 0,
+      adoptExisting: t.adopt.has(urnOf(t, i)),
+    },
   }));
 
 beforeAll(async () => {
@@ -56,7 +67,15 @@ beforeAll(async () => {
     ["c1", sim.apiKeys.client1Admin],
     ["c2", sim.apiKeys.client2Admin],
   ]) {
-    const team: Team = { name, key, teamId: "", state: new Map(), handMade: new Map() };
+    const team: Team = {
+      name,
+      key,
+      teamId: "",
+      state: new Map(),
+      handMade: new Map(),
+      adopt: new Set(),
+      refusals: 0,
+    };
     // Made by hand before the stack: five with the same field and search as a declared rule (one
     // disabled), five others.
     const c = new SecOpsClient({ apiKey: key, baseUrl: sim.url });
@@ -91,6 +110,38 @@ async function pool<T>(items: T[], limit: number, f: (t: T) => Promise<void>): P
       for (let x = queue.shift(); x !== undefined; x = queue.shift()) await f(x);
     }),
   );
+}
+
+/**
+ * A refusal that names the rule (a create whose rule exists: what a killed run's unanswered PUT
+ * made, or a hand-made one; a pending create whose candidate appeared after its request) is checked
+ * word for word, its rules must be live and held by no resource, and the user then sets
+ * adoptExisting: true on the resource, as the message says.
+ */
+async function refused(t: Team, urn: string, inputs: Bag, message: string): Promise<void> {
+  const ids = /\((?:rule|rules) ([^)]+)\)|(?:rule|rules) ((?:hva-[\w-]+(?:, )?)+) with that field/.exec(
+    message,
+  );
+  if (!ids) return;
+  const named = (ids[1] ?? ids[2]).split(", ");
+  const search = inputs.search as string;
+  const exists = `3 INVALID_ARGUMENT: secops: invalid inputs for ${urn}: search: ${existsReason(t.teamId, "name", search, named, false)}`;
+  const held = t.state.get(urn);
+  const pending = held
+    ? `9 FAILED_PRECONDITION: ${
+        unsettledPending(
+          held.props,
+          named.map((id) => ({ id }) as never),
+          false,
+        ).message
+      }`
+    : undefined;
+  expect([exists, pending]).toContain(message);
+  const live = (await sim.control.state()).rules.filter((r) => r.search === search).map((r) => String(r.id));
+  const holders = new Set([...t.state.values()].map((s) => s.id));
+  expect(named.filter((id) => !live.includes(id) || holders.has(id))).toEqual([]);
+  t.adopt.add(urn);
+  t.refusals++;
 }
 
 /** What one run did for one team. */
@@ -136,6 +187,7 @@ async function up(t: Team, killAfter?: number, key = t.key): Promise<RunFigures>
         }
       } catch (err) {
         figures.failed.push(`${urn}: ${(err as Error).message}`);
+        if (key === t.key) await refused(t, urn, inputs, (err as Error).message);
       }
     });
   } finally {
@@ -171,11 +223,15 @@ test("200 rules, two teams, mixed faults and two kill -9s of the plugin: no dupl
     // Every rule of this team's prefix is in this team; every resource recorded this team.
     expect(mine.filter((r) => r.teamId !== t.teamId)).toEqual([]);
     expect([...t.state.values()].filter((s) => s.props.teamId !== t.teamId)).toEqual([]);
-    // The hand-made rules are all there, unchanged.
-    for (const [id, was] of t.handMade)
-      expect(mine.find((r) => r.id === id)).toMatchObject({ search: was.search, enabled: was.enabled });
     // Every declared rule is held once, by one resource, with its declared `enabled`.
     const ids = [...t.state.values()].map((s) => s.id);
+    // The five hand-made rules identical to declared ones were refused, then adopted (never a second
+    // rule beside them); the other hand-made rules are all there, unchanged.
+    const identicalHandMade = [...t.handMade].filter(([, was]) => !was.search.includes("hand-"));
+    expect(identicalHandMade.map(([id]) => ids.includes(id))).toEqual([true, true, true, true, true]);
+    for (const [id, was] of t.handMade)
+      if (!ids.includes(id))
+        expect(mine.find((r) => r.id === id)).toMatchObject({ search: was.search, enabled: was.enabled });
     expect(new Set(ids).size).toBe(PER_TEAM);
     expect(ids.filter((id) => id.startsWith("pending:"))).toEqual([]);
     for (const { urn, inputs } of declared(t)) {
@@ -185,7 +241,8 @@ test("200 rules, two teams, mixed faults and two kill -9s of the plugin: no dupl
     // Nothing else: no duplicate, no orphan.
     const extra = mine.filter((r) => !ids.includes(String(r.id)) && !t.handMade.has(String(r.id)));
     expect(extra).toEqual([]);
-    expect(mine).toHaveLength(PER_TEAM + t.handMade.size);
+    expect(mine).toHaveLength(PER_TEAM + t.handMade.size - identicalHandMade.length);
+    expect(t.refusals).toBeGreaterThanOrEqual(identicalHandMade.length);
   }
   // A misconfigured pipeline: each team's stack run with the other team's key. Every operation fails
   // naming both teams, before any request about a rule; nothing changes.
@@ -205,7 +262,8 @@ test("200 rules, two teams, mixed faults and two kill -9s of the plugin: no dupl
       `answered creates; ${atKill.live} rules live then, ${atKill.held} held); ${runs.length - 1} more ` +
       `run(s) under faults (${runs.flat().reduce((n, f) => n + f.failed.length, 0)} failed operations ` +
       `in all), then a fault-free run; ${faults} faults injected ${JSON.stringify(stats.faultsInjected)}; ` +
-      `0 duplicates, 0 orphans, ${c1.handMade.size + c2.handMade.size} hand-made rules untouched, ` +
+      `0 duplicates, 0 orphans, ${c1.refusals + c2.refusals} creates refused naming an existing rule ` +
+      `(then adopted), the other hand-made rules untouched, ` +
       `${stats.crossTeam} wrong-team requests (also with the keys swapped: ${2 * PER_TEAM} operations refused)`,
   );
 

@@ -7,8 +7,13 @@ import { InitFailedError, NativePluginProcess, secret, type ProviderProcess } fr
 import { createSimulator, type Simulator } from "secops-sim";
 import { SecOpsClient } from "pulumi-secops/client";
 import { proto } from "../../provider/native/plugin/proto";
-import { duplicateRuleReason } from "../../provider/resources/hva-automation-rule";
-import { IntentJournal } from "../../provider/resources/hva-automation-rule/intents";
+import {
+  duplicateRuleReason,
+  existsReason,
+  heldByThisReason,
+  teamDuplicateReason,
+} from "pulumi-secops/resources/hva-automation-rule";
+import { unsettledPending } from "../../provider/resources/hva-automation-rule/reconcile";
 import { startFakeEngine, type FakeEngine } from "../helpers/engine";
 import { built } from "../helpers/spawn";
 import { writes } from "../helpers/sim-counts";
@@ -75,93 +80,120 @@ afterAll(async () => {
   await sim.close();
 });
 
-describe("1. settling a pending create never deletes a rule it cannot prove it made", () => {
-  test("a hand-made rule with the same field and search survives the settle of a create that never landed", async () => {
+// A fresh plugin's Create lists twice before its PUT: its re-Check (a new rule may exist in the team
+// already) and the create's own list (the proof). Faults on the lists after those two hit only the
+// lists that settle the PUT's unknown outcome.
+const LISTS_BEFORE_PUT = 2;
+const rulesOf = (ids: string[]) => ids.map((id) => ({ id, field: "name" }) as never);
+const TEAM = "team-acme";
+const createRefused = (urn: string, search: string, ids: string[]) => ({
+  code: INVALID_ARGUMENT,
+  details: `secops: invalid inputs for ${urn}: search: ${existsReason(TEAM, "name", search, ids, false)}`,
+});
+
+describe("1. a pending create is never settled on a later list: a rule first seen later is a candidate, never a proof", () => {
+  test("a hand-made rule with the same field and search: the create is refused before any PUT, naming it; adoptExisting takes it", async () => {
     const search = unique();
     const person = await handMade(search);
+    const first = await configured();
+    await sim.control.resetStats();
+    await expect(first.create(RULE, inputsOf(search))).rejects.toMatchObject(
+      createRefused(RULE, search, [person]),
+    );
+    expect(await writes(sim)).toBe(0);
+    expect(await live(search)).toEqual([person]);
+    const adopted = await first.create(RULE, { ...inputsOf(search), adoptExisting: true });
+    expect(adopted.id).toBe(person);
+    expect(await live(search)).toEqual([person]);
+  });
+
+  test("a PUT that landed unanswered: Diff and destroy refuse naming the rule (SECOPS_UNPROVEN), another resource's create is refused naming it, adoptExisting settles it; one rule throughout", async () => {
+    const search = unique();
     await sim.control.setFaults([
-      { kind: "reset", method: "PUT", path: RULES, times: 1 },
-      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: LISTS_BEFORE_PUT, times: 40 },
     ]);
     const first = await configured();
     const err = await initFailure(first.create(RULE, inputsOf(search)));
     expect(err.id).toMatch(/^pending:/);
-    expect(err.properties.__pendingCreate).toEqual({ before: [person], at: expect.any(String) });
+    expect(err.properties.__pendingCreate).toEqual({ before: [], at: expect.any(String) });
     await sim.control.clearFaults();
+    await first.close();
+    const landed = await live(search);
+    expect(landed).toHaveLength(1);
+    const unproven = {
+      code: FAILED_PRECONDITION,
+      details: unsettledPending(err.properties, rulesOf(landed), false).message,
+    };
+    expect(unproven.details).toContain(landed[0]);
 
-    // The next run: a new plugin process, as the engine starts one. Diff says replace; Delete settles.
     const next = await configured();
-    expect((await next.diff(err.id, RULE, err.properties, inputsOf(search))).deleteBeforeReplace).toBe(true);
     await sim.control.resetStats();
+    await expect(next.diff(err.id, RULE, err.properties, inputsOf(search))).rejects.toMatchObject(unproven);
+    // A destroy (a delete without a Diff) refuses the same way.
+    await expect((await configured()).delete(err.id, RULE, err.properties)).rejects.toMatchObject(unproven);
+    // Another resource declaring the rule is refused too: never a second identical rule.
+    const another = await configured(); // another provider of the team, in an earlier run
+    await expect(another.create(`${RULE}-other`, inputsOf(search))).rejects.toMatchObject(
+      createRefused(`${RULE}-other`, search, landed),
+    );
+    await another.close();
+    expect(await writes(sim)).toBe(0);
+    expect(await live(search)).toEqual(landed);
+
+    // The user says it is this resource's: Diff plans the replace, the delete forgets, the create adopts.
+    const adopt = { ...inputsOf(search), adoptExisting: true };
+    expect((await next.diff(err.id, RULE, err.properties, adopt)).deleteBeforeReplace).toBe(true);
     await next.delete(err.id, RULE, err.properties);
     expect(await requests("DELETE /endpoint/hva/automation/{id}")).toBe(0);
-    expect(await live(search)).toEqual([person]);
-    const made = await next.create(RULE, inputsOf(search));
-    expect((await live(search)).sort()).toEqual([person, made.id].sort());
+    expect((await next.create(RULE, adopt)).id).toBe(landed[0]);
+    expect(await live(search)).toEqual(landed);
   });
 
-  test("with two candidates (its own and another resource's) nothing is deleted and both are named; once the other is diffed in the run, only its own is deleted", async () => {
+  test("issue 54 case 2: a PUT that never landed, then the same rule made by hand: Diff and destroy name it and delete nothing", async () => {
     const search = unique();
     await sim.control.setFaults([
-      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
-      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+      { kind: "reset", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: LISTS_BEFORE_PUT, times: 40 },
+    ]);
+    const first = await configured();
+    const err = await initFailure(first.create(RULE, inputsOf(search)));
+    expect(err.properties.__pendingCreate).toEqual({ before: [], at: expect.any(String) });
+    await sim.control.clearFaults();
+    await first.close();
+    expect(await live(search)).toEqual([]);
+    const person = await handMade(search);
+    const unproven = {
+      code: FAILED_PRECONDITION,
+      details: unsettledPending(err.properties, rulesOf([person]), false).message,
+    };
+    const next = await configured();
+    await sim.control.resetStats();
+    await expect(next.diff(err.id, RULE, err.properties, inputsOf(search))).rejects.toMatchObject(unproven);
+    await expect((await configured()).delete(err.id, RULE, err.properties)).rejects.toMatchObject(unproven);
+    expect(await writes(sim)).toBe(0);
+    expect(await live(search)).toEqual([person]);
+  });
+
+  test("a rule another resource's create answered with is never a candidate: the pending create's destroy deletes nothing", async () => {
+    const search = unique();
+    await sim.control.setFaults([
+      { kind: "reset", method: "PUT", path: RULES, times: 1 },
+      { kind: "500", method: "GET", path: RULES, skip: LISTS_BEFORE_PUT, times: 40 },
     ]);
     const first = await configured();
     const err = await initFailure(first.create(RULE, inputsOf(search)));
     await sim.control.clearFaults();
-    const landed = await live(search);
-    expect(landed).toHaveLength(1);
-    // Another resource of the stack makes the same rule in a later run, and a run after that diffs it
-    // (so the journal no longer keeps that create's answer: the engine holds it).
-    const other = await (await configured()).create(`${RULE}-other`, inputsOf(search));
-    await (await configured()).diff(other.id, `${RULE}-other`, other.properties, inputsOf(search));
-    const team = other.properties.teamId as string;
-    for (let t = 0; t < 500 && new IntentJournal().scan(team, "name", search).made.has(other.id); t++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(new IntentJournal().scan(team, "name", search).made.has(other.id)).toBe(false);
-    // A destroy (no diffs): the other resource's rule could be the one the pending create made.
-    await expect((await configured()).delete(err.id, RULE, err.properties)).rejects.toMatchObject({
-      code: FAILED_PRECONDITION,
-      details: expect.stringMatching(
-        new RegExp(`2 rules \\((${landed[0]}, ${other.id}|${other.id}, ${landed[0]})\\) could each be`),
-      ),
-    });
-    expect((await live(search)).sort()).toEqual([landed[0], other.id].sort());
-    // An up where the other resource stays: its diff shows it holds its rule, so one candidate is left.
-    const next = await configured();
-    await next.diff(other.id, `${RULE}-other`, other.properties, inputsOf(search));
-    await next.delete(err.id, RULE, err.properties);
-    expect(await live(search)).toEqual([other.id]);
-  });
-
-  test("a rule another create answered with (not yet diffed) is never a candidate: only its own is deleted", async () => {
-    const search = unique();
-    await sim.control.setFaults([
-      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
-      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
-    ]);
-    const err = await initFailure((await configured()).create(RULE, inputsOf(search)));
-    await sim.control.clearFaults();
-    const [landed] = await live(search);
-    const other = await (await configured()).create(`${RULE}-other`, inputsOf(search));
+    await first.close();
+    expect(await live(search)).toEqual([]);
+    // Another resource's create in a later run: the journal keeps its answer (its engine holds no id yet).
+    const maker = await configured();
+    const other = await maker.create(`${RULE}-other`, inputsOf(search));
+    await maker.close();
+    await sim.control.resetStats();
     await (await configured()).delete(err.id, RULE, err.properties);
+    expect(await writes(sim)).toBe(0);
     expect(await live(search)).toEqual([other.id]);
-    expect(other.id).not.toBe(landed);
-  });
-
-  test("the only new rule is proven to be its own: the settle deletes exactly it", async () => {
-    const search = unique();
-    const person = await handMade(search);
-    await sim.control.setFaults([
-      { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
-      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
-    ]);
-    const err = await initFailure((await configured()).create(RULE, inputsOf(search)));
-    await sim.control.clearFaults();
-    const ours = (await live(search)).filter((id) => id !== person);
-    expect(ours).toHaveLength(1);
-    await (await configured()).delete(err.id, RULE, err.properties);
-    expect(await live(search)).toEqual([person]);
   });
 });
 
@@ -237,25 +269,54 @@ test("3. a PUT that commits and then answers 500 is reconciled: one rule, never 
   expect((await sim.control.stats()).faultsInjected).toMatchObject({ "commit-500": 1 });
 });
 
-test("4. two providers of one team creating the same rule at once under faults get two rules, one each", async () => {
-  // Two resources of one provider declaring one rule are refused (cli-one-object.test.ts); two
-  // providers with keys of one team are separate plugin processes that share only the journal.
+test("4. two providers of one team declaring the same rule in one run: the second is refused at Check and at Create, naming the first; one rule [fails: the refused newcomer's Check leaves its declaration, so the first resource's create is refused naming it]", async () => {
+  // Two providers with keys of one team are separate plugin processes of one engine run (the same
+  // engine address): they share their declarations through SECOPS_INTENT_DIR/runs.
   const search = unique();
+  const provider = "the secops provider";
   await sim.control.setFaults([
     { kind: "commit-drop", method: "PUT", path: RULES, times: 1 },
     { kind: "latency", method: "PUT", path: RULES, latencyMs: 300 },
   ]);
   const [one, two] = await Promise.all([configured(), configured()]);
-  const [a, b] = await Promise.all([
+  const refusal = teamDuplicateReason({ urn: `${RULE}-a`, provider }, provider, TEAM, "name", search);
+  expect((await one.check(`${RULE}-a`, {}, inputsOf(search))).failures).toEqual([]);
+  expect((await two.check(`${RULE}-b`, {}, inputsOf(search))).failures).toEqual([
+    { property: "search", reason: refusal },
+  ]);
+  await sim.control.resetStats();
+  // An engine that created both anyway (creates run while it still checks): the newcomer is refused.
+  const [a, b] = await Promise.allSettled([
     one.create(`${RULE}-a`, inputsOf(search)),
     two.create(`${RULE}-b`, inputsOf(search)),
   ]);
-  expect(a.id).not.toBe(b.id);
-  expect((await live(search)).sort()).toEqual([a.id, b.id].sort());
+  expect(b).toMatchObject({
+    status: "rejected",
+    reason: { code: INVALID_ARGUMENT, details: `secops: invalid inputs for ${RULE}-b: search: ${refusal}` },
+  });
+  expect(a).toEqual(expect.objectContaining({ status: "fulfilled" }));
+  const made = (a as PromiseFulfilledResult<Awaited<ReturnType<ProviderProcess["create"]>>>).value;
+  expect(await live(search)).toEqual([made.id]);
   await sim.control.clearFaults();
-  await one.delete(a.id, RULE, a.properties);
-  await two.delete(b.id, RULE, b.properties);
+  await one.delete(made.id, `${RULE}-a`, made.properties);
   expect(await live(search)).toEqual([]); // no orphan
+});
+
+test("4a. a resource in state checked after another provider's newcomer of the run declared its rule: refused with heldByThisReason naming the newcomer; nothing written", async () => {
+  const search = unique();
+  const provider = "the secops provider";
+  const first = await configured();
+  const held = await first.create(`${RULE}-held`, inputsOf(search));
+  await first.close();
+  const [one, two] = await Promise.all([configured(), configured()]);
+  await sim.control.resetStats();
+  const adopt = { ...inputsOf(search), adoptExisting: true };
+  expect((await two.check(`${RULE}-new`, {}, adopt)).failures).toEqual([]);
+  expect((await one.check(`${RULE}-held`, inputsOf(search), inputsOf(search))).failures).toEqual([
+    { property: "search", reason: heldByThisReason({ urn: `${RULE}-new`, provider }, TEAM, "name", search) },
+  ]);
+  expect(await writes(sim)).toBe(0);
+  expect(await live(search)).toEqual([held.id]);
 });
 
 test("4b. two resources of one provider declaring the same rule: the second create is refused, naming the first; one rule", async () => {
@@ -268,16 +329,18 @@ test("4b. two resources of one provider declaring the same rule: the second crea
   });
   expect(await requests("PUT /endpoint/hva/automation")).toBe(0);
   expect(await live(search)).toEqual([a.id]);
-  await plugin.delete(a.id, RULE, a.properties);
+  await plugin.delete(a.id, `${RULE}-a`, a.properties);
   expect(await live(search)).toEqual([]);
 });
 
-test("4c. a resource checked while another's adoptExisting create lists: the adoption is refused; a rule a staying resource holds is not deleted under another", async () => {
+test("4c. a resource in state checked while a newcomer's adoptExisting create (same provider) lists: the held resource passes Check, the adoption is refused; a rule a staying resource holds is not deleted under another [fails: team-scope.ts counts this process's own declarations as another provider's]", async () => {
   // The engine checks resources while creates already run (a CI run at a971dbc: an up refused at
   // Check left the adopting resource in the state, and the next up's delete of it took the rule).
   const search = unique();
   const [dc, copy] = [`${RULE}-dc`, `${RULE}-dc-copy`];
-  const a = await (await configured()).create(dc, inputsOf(search));
+  const first = await configured();
+  const a = await first.create(dc, inputsOf(search));
+  await first.close(); // the run ends
   const run = await configured();
   await sim.control.resetStats();
   await sim.control.setFaults([{ kind: "latency", method: "GET", path: RULES, latencyMs: 2_000 }]);
@@ -285,9 +348,8 @@ test("4c. a resource checked while another's adoptExisting create lists: the ado
   adopting.catch(() => undefined);
   for (let t = 0; t < 1250 && (await requests(`GET ${RULES}`)) === 0; t++)
     await new Promise((r) => setTimeout(r, 20));
-  expect((await run.check(dc, inputsOf(search), inputsOf(search))).failures).toEqual([
-    { property: "search", reason: duplicateRuleReason(copy, "name", search) },
-  ]);
+  // Within one provider the resource in state takes the rule (it held it before the newcomer came).
+  expect((await run.check(dc, inputsOf(search), inputsOf(search))).failures).toEqual([]);
   await expect(adopting).rejects.toMatchObject({
     details: `secops: invalid inputs for ${copy}: search: ${duplicateRuleReason(dc, "name", search)}`,
   });
@@ -316,7 +378,9 @@ test("4c. a resource checked while another's adoptExisting create lists: the ado
 test("4d. an up --refresh: the refresh claims nothing, so adoptExisting takes over the rule of a resource leaving the stack, which keeps it", async () => {
   const search = unique();
   const [old, adopter] = [`${RULE}-old`, `${RULE}-new`];
-  const a = await (await configured()).create(old, inputsOf(search));
+  const first = await configured();
+  const a = await first.create(old, inputsOf(search));
+  await first.close(); // the run ends
   const run = await configured();
   await run.read(a.id, old, a.properties, inputsOf(search));
   await sim.control.resetStats();
@@ -327,10 +391,12 @@ test("4d. an up --refresh: the refresh claims nothing, so adoptExisting takes ov
   expect(await live(search)).toEqual([a.id]);
 });
 
-test("4f. a resource replaced for a new search lets its rule go: a new resource adopts it, the old delete keeps it; a forced replace keeps it from its own replacement", async () => {
+test("4f. a resource replaced for a new search lets its rule go: a new resource adopts it, the old delete keeps it; a forced replace keeps it from its own replacement, whose create is refused naming it", async () => {
   const [search, next] = [unique(), unique()];
   const [a, b] = [`${RULE}-a`, `${RULE}-b`];
-  const made = await (await configured()).create(a, inputsOf(search));
+  const first = await configured();
+  const made = await first.create(a, inputsOf(search));
+  await first.close(); // the run ends
   const run = await configured();
   expect((await run.diff(made.id, a, made.properties, inputsOf(next))).replaces).toEqual(["search"]);
   const adopted = await run.create(b, { ...inputsOf(search), adoptExisting: true });
@@ -345,10 +411,9 @@ test("4f. a resource replaced for a new search lets its rule go: a new resource 
   const forced = await configured();
   const inputs = { ...inputsOf(search), adoptExisting: true };
   expect((await forced.diff(adopted.id, b, adopted.properties, inputs)).changes).toBe(false);
-  const replacement = await forced.create(b, inputs);
-  expect(replacement.id).not.toBe(made.id);
-  await forced.delete(made.id, b, adopted.properties);
-  expect(await live(search)).toEqual([replacement.id]);
+  // Never a second identical rule: the replacement's create is refused, naming the rule; one rule.
+  await expect(forced.create(b, inputs)).rejects.toMatchObject(createRefused(b, search, [made.id]));
+  expect(await live(search)).toEqual([made.id]);
 });
 
 test("4e. a directory user a staying resource holds: another resource leaving the stack restores none of its flags", async () => {
@@ -367,7 +432,7 @@ test("4e. a directory user a staying resource holds: another resource leaving th
   expect((await sim.control.state()).users.find((u) => u.id === user)).toEqual(before);
 });
 
-test("5. a plugin killed with creates in flight: the next run adopts what landed, sets enabled, makes no duplicate", async () => {
+test("5. a plugin killed with creates in flight: unanswered creates are refused naming the rule that landed, then adopted with adoptExisting; enabled set, never a duplicate", async () => {
   const searches = Array.from({ length: 6 }, () => unique());
   await sim.control.setFaults([{ kind: "commit-stall", method: "PUT", path: RULES, latencyMs: 30_000 }]);
   const doomed = await configured();
@@ -392,16 +457,28 @@ test("5. a plugin killed with creates in flight: the next run adopts what landed
   const landed = await Promise.all(searches.map(live));
   expect(landed.map((ids) => ids.length)).toEqual(searches.map(() => 1));
 
-  // The engine sends Create again for each resource (it has no id for them).
+  // The engine sends Create again for each resource (it has no id for them). No PUT answered, so the
+  // journal proves nothing: each is refused, naming the rule that landed.
   const next = await configured();
-  const made = await Promise.all(searches.map((s, i) => next.create(`${RULE}-${i}`, inputsOf(s, false))));
+  await sim.control.resetStats();
+  const refused = await Promise.all(
+    searches.map((s, i) => next.create(`${RULE}-${i}`, inputsOf(s, false)).catch((e: unknown) => e)),
+  );
+  expect(refused).toEqual(
+    searches.map((s, i) => expect.objectContaining(createRefused(`${RULE}-${i}`, s, landed[i]))),
+  );
+  expect(await writes(sim)).toBe(0);
+  // The user adopts them (adoptExisting: true).
+  const made = await Promise.all(
+    searches.map((s, i) => next.create(`${RULE}-${i}`, { ...inputsOf(s, false), adoptExisting: true })),
+  );
   expect(made.map((m) => m.id)).toEqual(landed.map((ids) => ids[0]));
   const rules = (await sim.control.state()).rules.filter((r) => searches.includes(r.search as string));
   expect(rules).toHaveLength(searches.length);
   expect(rules.every((r) => r.enabled === false)).toBe(true);
 });
 
-test("5. an engine that died after the plugin answered: the same resource's next create adopts the rule, another resource's does not", async () => {
+test("5. an engine that died after the plugin answered: the same resource's next create adopts the rule, another resource's is refused naming it", async () => {
   const [search, twin] = [unique(), unique()];
   const doomed = await configured();
   // The plugin answers; the engine dies before recording the answers (so it never calls again about them).
@@ -415,13 +492,15 @@ test("5. an engine that died after the plugin answered: the same resource's next
   const again = await next.create(`${RULE}-lost`, inputsOf(search, false));
   expect(again.id).toBe(lost.id);
   expect(await live(search)).toEqual([lost.id]);
-  const other = await next.create(`${RULE}-another`, inputsOf(twin));
-  expect(other.id).not.toBe(lostTwin.id);
-  expect((await live(twin)).sort()).toEqual([lostTwin.id, other.id].sort());
+  // Another resource's create is refused, naming the rule: the answer was not its own.
+  await expect(next.create(`${RULE}-another`, inputsOf(twin))).rejects.toMatchObject(
+    createRefused(`${RULE}-another`, twin, [lostTwin.id]),
+  );
+  expect(await live(twin)).toEqual([lostTwin.id]);
   // Settling another resource's interrupted create of the same rule never takes the lost answer.
   const pendingId = `pending:${new Date(0).toISOString()}`;
   await (await configured()).delete(pendingId, `${RULE}-another`, inputsOf(twin));
-  expect((await live(twin)).sort()).toEqual([lostTwin.id, other.id].sort());
+  expect(await live(twin)).toEqual([lostTwin.id]);
 });
 
 test("7. a single 500 on DELETE is tried again: the rule is gone", async () => {
@@ -438,7 +517,7 @@ describe("secrets", () => {
     const search = `SECRET-SEARCH-${unique()}`;
     await sim.control.setFaults([
       { kind: "reset", method: "PUT", path: RULES, times: 1 },
-      { kind: "500", method: "GET", path: RULES, skip: 1, times: 40 },
+      { kind: "500", method: "GET", path: RULES, skip: LISTS_BEFORE_PUT, times: 40 },
     ]);
     const plugin = await configured();
     const err = await initFailure(plugin.create(RULE, { ...inputsOf(search), search: secret(search) }));
@@ -573,7 +652,7 @@ describe("protocol robustness", () => {
     expect(await call).toMatchObject({ code: expect.any(Number) });
   });
 
-  test("14. SIGTERM with a PUT the API applied but not yet answered: the intent stays, and the next run's create adopts the rule", async () => {
+  test("14. SIGTERM with a PUT the API applied but not yet answered: the next run's create is refused naming the rule (an unanswered PUT proves nothing), then adopts it with adoptExisting", async () => {
     const search = unique();
     const plugin = await configured();
     await sim.control.setFaults([{ kind: "commit-stall", method: "PUT", path: RULES, latencyMs: 600_000 }]);
@@ -586,7 +665,11 @@ describe("protocol robustness", () => {
     await sim.control.clearFaults();
     const [made] = await live(search);
     const next = await configured();
-    expect((await next.create(RULE, inputsOf(search))).id).toBe(made);
+    await expect(next.create(RULE, inputsOf(search))).rejects.toMatchObject(
+      createRefused(RULE, search, [made]),
+    );
+    expect(await live(search)).toEqual([made]);
+    expect((await next.create(RULE, { ...inputsOf(search), adoptExisting: true })).id).toBe(made);
     expect(await live(search)).toEqual([made]);
   });
 

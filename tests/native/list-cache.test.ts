@@ -52,7 +52,8 @@ test("reads interleaved with updates list once, and each read shows the update b
   expect(seen["PATCH /endpoint/hva/automation/{id}"]).toBe(30);
   // One list at most: the creates' Check may have listed already within the window (their writes applied to it).
   expect([seen[LIST] ?? 0, seen[GET_ONE] ?? 0]).toEqual([expect.any(Number), 0]);
-  expect(seen[LIST] ?? 0).toBeLessThanOrEqual(1);
+  const lists = seen[LIST] ?? 0;
+  expect(lists).toBeLessThanOrEqual(1);
   // The API agrees with every read.
   const live = (await sim.control.state()).rules.filter((r) => made.some((m) => m.id === r.id));
   expect(live.map((r) => r.enabled)).toEqual([true, true, true]);
@@ -64,7 +65,7 @@ test("reads interleaved with updates list once, and each read shows the update b
     properties: {},
     inputs: {},
   });
-  expect((await requests())[LIST]).toBe(1);
+  expect((await requests())[LIST] ?? 0).toBe(lists);
 
   // A write that fails leaves its outcome unknown: the list is dropped and the next read lists again.
   await sim.control.setFaults([
@@ -77,6 +78,6 @@ test("reads interleaved with updates list once, and each read shows the update b
   await sim.control.clearFaults();
   const read = await plugin.read(rule.id, RULE, rule.properties, rule.inputs);
   expect(read.properties.enabled).toBe(true);
-  expect((await requests())[LIST]).toBe(2);
+  expect((await requests())[LIST]).toBe(lists + 1);
   for (const m of made.slice(1)) await plugin.delete(m.id, RULE, m.properties);
 });
