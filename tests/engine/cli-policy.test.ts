@@ -5,7 +5,11 @@
  * here: .ci/pulumi-cli/build.sh). Native resources through Pulumi YAML, dynamic ones through the
  * Automation API. After every step the simulator's rules are counted and its writes read: a preview
  * or an up that a mandatory policy stops writes nothing. `pulumi policy analyze --file` judges a
- * deployed stack's export, with its exit code. The same policies over gRPC: tests/policy/.
+ * deployed stack's export, with its exit code. One rule or user under two providers of one team is
+ * refused at preview before anything is written: the provider's Check refuses it before the engine
+ * asks the pack (issue 53), so the declared-once policies' own messages for it are asserted over gRPC
+ * (tests/policy/), as the engine sends a preview, and here on an export. The searches are not the
+ * simulator's seeded ones: a rule that exists already is refused at Check too.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -89,7 +93,9 @@ describe("native resources (Pulumi YAML)", () => {
   const onP2 = "    options:\n      provider: ${p2}\n";
   // Deployed first: the default provider's and p2's teams show in their rules' teamId from then on.
   const deployed =
-    rule("dc", "dc-*") + rule("build", "build-*", "      enabled: false\n") + rule("web", "web-*", onP2);
+    rule("dc", "pol-dc-*") +
+    rule("build", "pol-build-*", "      enabled: false\n") +
+    rule("web", "pol-web-*", onP2);
   const R = "secops:index:HvaAutomationRule";
   const U = "secops:index:DirectoryUserSettings";
 
@@ -122,22 +128,20 @@ describe("native resources (Pulumi YAML)", () => {
     expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
     expect(up.stdout).toContain(`✅ pulumi-secops@v`);
     expect(await rules(sim)).toEqual(
-      [...before, `${TEAM} build-* false`, `${TEAM} dc-* true`, `${TEAM} web-* true`].sort(),
+      [...before, `${TEAM} pol-build-* false`, `${TEAM} pol-dc-* true`, `${TEAM} pol-web-* true`].sort(),
     );
     expect(await pulumi("stack", "export", "--file", "clean.json")).toMatchObject({ code: 0 });
     const clean = await pulumi("policy", "analyze", "--policy-pack", PACK, "--file", "clean.json");
     expect({ code: clean.code, stderr: clean.stderr }).toEqual({ code: 0, stderr: "" });
   });
 
-  test("a duplicate across two providers of one team, an adoption of it, a `*` search and the rest: preview and up fail with the policies' messages and write nothing", async () => {
+  test("a `*` search, a field not allowed, a cleared credentials mark and too many rules: preview and up fail with the policies' messages and write nothing", async () => {
     program(
       [
         deployed,
-        rule("dc-adopt", "dc-*", "      adoptExisting: true\n" + onP2),
         rule("everything", "*"),
-        `  by-host:\n    type: ${R}\n    properties:\n      field: hostname\n      search: db-*\n`,
+        `  by-host:\n    type: ${R}\n    properties:\n      field: hostname\n      search: pol-db-*\n`,
         `  ada:\n    type: ${U}\n    properties:\n      directoryUserId: ${USER}\n      credentialsExposed: false\n`,
-        `  ada-p2:\n    type: ${U}\n    properties:\n      directoryUserId: ${USER}\n      needsChatOpsWelcome: false\n${onP2}`,
       ].join(""),
     );
     const before = await rules(sim);
@@ -169,35 +173,11 @@ describe("native resources (Pulumi YAML)", () => {
         D.exposed,
         `credentialsExposed is set to false for directory user "${USER}", which clears the product's mark that the user's credentials are exposed, and keeps it cleared`,
       ),
-      shown(
-        "mandatory",
-        "high",
-        "secops-rule-declared-once",
-        `${R}: dc`,
-        D.rule,
-        `dc and dc-adopt declare the same HVA rule (field "name", search "dc-*") of team ${TEAM}: one API object held by 2 resources, which would change and delete it under each other`,
-      ),
-      shown(
-        "mandatory",
-        "high",
-        "secops-adopt-undeclared-only",
-        `${R}: dc-adopt`,
-        D.adopt,
-        `dc-adopt adopts (adoptExisting) the HVA rule (field "name", search "dc-*") of team ${TEAM}, which dc declares too: the adoption would hold a rule another resource holds`,
-      ),
-      shown(
-        "mandatory",
-        "high",
-        "secops-user-declared-once",
-        `${U}: ada`,
-        D.user,
-        `ada and ada-p2 declare the settings of the same directory user "${USER}" of team ${TEAM}: each would write the flags the other sets`,
-      ),
     ];
     for (const e of expected) expect(preview.stdout).toContain(e);
     // The stack-wide advisory names no resource: the CLI shows it under the stack.
     expect(preview.stdout).toContain(
-      `${D.count}\n          6 HVA rules of team ${TEAM} are declared in this stack, more than 3`,
+      `${D.count}\n          5 HVA rules of team ${TEAM} are declared in this stack, more than 3`,
     );
     expect(preview.stdout).not.toContain(sim.apiKeys.admin);
     expect(preview.stdout).not.toContain(sim.apiKeys.analyst);
@@ -230,12 +210,42 @@ describe("native resources (Pulumi YAML)", () => {
     expect(await rules(sim)).toEqual(before);
   });
 
+  test("issue 53: one rule and one user under two providers of one team, and an adoption of the rule under the second: preview and up fail and write nothing", async () => {
+    program(
+      [
+        deployed,
+        rule("dc-adopt", "pol-dc-*", "      adoptExisting: true\n" + onP2),
+        `  ada:\n    type: ${U}\n    properties:\n      directoryUserId: ${USER}\n`,
+        `  ada-p2:\n    type: ${U}\n    properties:\n      directoryUserId: ${USER}\n      needsChatOpsWelcome: false\n${onP2}`,
+      ].join(""),
+    );
+    const before = await rules(sim);
+    await sim.control.resetStats();
+    // The provider's Check refuses first (the engine then asks the pack nothing more); the pack's
+    // own messages for the same program are tests/policy's.
+    for (const command of [["preview"], ["up", "--yes"]]) {
+      const res = await pulumi(...command, ...withPack);
+      expect(res.code).not.toBe(0);
+      expect(res.stdout).toMatch(/dc-adopt|ada-p2/);
+      expect(await writes(sim)).toBe(0);
+      expect(await rules(sim)).toEqual(before);
+    }
+  });
+
   test("pulumi policy analyze --file: a stack deployed without the pack is judged from its export, exit 1", async () => {
-    // Deployed before the pack was turned on: a rule declared under both providers, and a `*` search.
-    program(deployed + rule("web-again", "web-*") + rule("everything", "*"));
+    // Deployed before the pack was turned on: a `*` search.
+    program(deployed + rule("everything", "*"));
     const up = await pulumi("up", "--yes");
     expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: "" });
-    expect(await pulumi("stack", "export", "--file", "stack.json")).toMatchObject({ code: 0 });
+    expect(await pulumi("stack", "export", "--file", "deployed.json")).toMatchObject({ code: 0 });
+    // And p2's rule held a second time under the default provider, as a provider before issue 53
+    // let a stack record it (its Check refuses that now): the export, edited to hold it twice.
+    const exported = JSON.parse(readFileSync(join(project.dir, "deployed.json"), "utf8"));
+    const resources = exported.deployment.resources as Array<{ urn: string; provider?: string }>;
+    const web = resources.find((r) => r.urn.endsWith("::web"))!;
+    const dc = resources.find((r) => r.urn.endsWith("::dc"))!;
+    resources.push({ ...web, urn: web.urn.replace(/::web$/, "::web-again"), provider: dc.provider });
+    writeFileSync(join(project.dir, "stack.json"), JSON.stringify(exported));
     const before = await rules(sim);
     await sim.control.resetStats();
 
@@ -249,7 +259,7 @@ describe("native resources (Pulumi YAML)", () => {
         "secops-rule-declared-once",
         `${R}: web`,
         D.rule,
-        `web and web-again declare the same HVA rule (field "name", search "web-*") of team ${TEAM}: one API object held by 2 resources, which would change and delete it under each other`,
+        `web and web-again declare the same HVA rule (field "name", search "pol-web-*") of team ${TEAM}: one API object held by 2 resources, which would change and delete it under each other`,
       ),
     );
     expect(analyze.stdout).toContain(
@@ -267,7 +277,7 @@ describe("native resources (Pulumi YAML)", () => {
 
     // The provider records when it first saw a rule disabled (disabledAt, an output); the export is
     // aged by 45 days (the test cannot wait that long) and judged from its outputs.
-    const doc = JSON.parse(readFileSync(join(project.dir, "stack.json"), "utf8"));
+    const doc = JSON.parse(readFileSync(join(project.dir, "deployed.json"), "utf8"));
     const build = doc.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::build"));
     expect(Date.now() - Date.parse(build.outputs.disabledAt)).toBeLessThan(3_600_000);
     const since = new Date(Date.now() - 45 * 86_400_000 - 3_600_000).toISOString();
@@ -308,38 +318,27 @@ import { HvaAutomationRule } from "pulumi-secops";
 import * as native from "pulumi-secops/native";
 const config = new pulumi.Config();
 const provider = new native.Provider("native", { apiKey: config.requireSecret("nativeKey"), baseUrl: new pulumi.Config("secops").require("baseUrl") });
-new HvaAutomationRule("dc", { field: "name", search: "dc-*" });
-new native.HvaAutomationRule("sql", { field: "name", search: "sql-*" }, { provider });
+new HvaAutomationRule("dc", { field: "name", search: "pol-dyn-dc-*" });
+new native.HvaAutomationRule("sql", { field: "name", search: "pol-dyn-sql-*" }, { provider });
 ${body}
 `,
     );
   const T = "pulumi-nodejs:dynamic/secops:HvaAutomationRule";
 
-  test("up and preview with policyPacks: the clean program passes; the same rule as a dynamic and a native resource, and a `**` search, fail it and nothing is written; the workflow's analyze step passes the deployed export", async () => {
+  test("up and preview with policyPacks: the clean program passes; a `**` search fails it, and so does the same rule as a dynamic and a native resource, and nothing is written; the workflow's analyze step passes the deployed export", async () => {
     const before = await rules(sim);
     program("");
     // up previews with the pack first, then deploys.
     const first = await s.op("up", { policyPacks: [PACK] });
     expect({ ok: first.ok, message: first.message }).toEqual({ ok: true, message: undefined });
     expect(first.stdout).toContain("✅ pulumi-secops@v");
-    const deployed = [...before, `${TEAM} dc-* true`, `${TEAM} sql-* true`].sort();
+    const deployed = [...before, `${TEAM} pol-dyn-dc-* true`, `${TEAM} pol-dyn-sql-* true`].sort();
     expect(await rules(sim)).toEqual(deployed);
 
-    program(`new native.HvaAutomationRule("dc-native", { field: "name", search: "dc-*" }, { provider });
-new HvaAutomationRule("everything", { field: "name", search: "**" });`);
+    program(`new HvaAutomationRule("everything", { field: "name", search: "**" });`);
     await sim.control.resetStats();
     const preview = await s.op("preview", { policyPacks: [PACK] });
     expect(preview.ok).toBe(false);
-    expect(preview.stdout).toContain(
-      shown(
-        "mandatory",
-        "high",
-        "secops-rule-declared-once",
-        `${T}: dc`,
-        D.rule,
-        `dc and dc-native declare the same HVA rule (field "name", search "dc-*") of team ${TEAM}: one API object held by 2 resources, which would change and delete it under each other`,
-      ),
-    );
     expect(preview.stdout).toContain(
       shown(
         "mandatory",
@@ -350,6 +349,17 @@ new HvaAutomationRule("everything", { field: "name", search: "**" });`);
         'search "**" matches every endpoint, so every endpoint would become a high-value asset; give a pattern that names the assets (e.g. "dc-*")',
       ),
     );
+    expect(await writes(sim)).toBe(0);
+    expect(await rules(sim)).toEqual(deployed);
+
+    // The dynamic rule declared again as a native one under a provider of the same team: refused at
+    // preview (by the provider's Check, or else by secops-rule-declared-once), nothing written.
+    program(
+      `new native.HvaAutomationRule("dc-native", { field: "name", search: "pol-dyn-dc-*" }, { provider });`,
+    );
+    const twice = await s.op("preview", { policyPacks: [PACK] });
+    expect(twice.ok).toBe(false);
+    expect(`${twice.stdout}${twice.message}`).toContain("dc-native");
     expect(await writes(sim)).toBe(0);
     expect(await rules(sim)).toEqual(deployed);
 
