@@ -1,5 +1,6 @@
 /**
- * `secops hva list|get|create|enable|disable` (a rule made here is unmanaged: no resource holds it),
+ * `secops hva list|get|create|enable|disable` (a rule made here is unmanaged: no resource holds it;
+ * a search matching every endpoint needs --force, as the policy pack refuses it),
  * and `secops hva export`: the team's rules as a `pulumi import --file` JSON or a TypeScript program
  * (native with `import`, or dynamic with `adoptExisting`). With `--state`, only rules no resource holds
  * (copies never), under names none has, through the team's explicit provider if the state has them:
@@ -21,6 +22,9 @@ import {
 } from "../drift/adopt";
 import { columns } from "../drift/columns";
 import { ignoredBy, readIgnore, readManaged, type IgnoreRule, type ManagedResource } from "../drift/state";
+// The policy pack's own test of a search. Its module takes only types from @pulumi/policy (an optional
+// peer dependency): the CLI runs without that package (tests/cli/hva-create-everything.test.ts).
+import { matchesEverything } from "../policy/resource-policies";
 import { UsageError, example, json } from "./args";
 import { checkOutFile, client, usage, writeOutFile } from "./common";
 
@@ -196,6 +200,17 @@ function exportCommand(hva: Command, out: NodeJS.WritableStream): void {
     });
 }
 
+/**
+ * Refuses a search that matches every endpoint (exit 2, before any request): what the policy pack's
+ * mandatory, critical `secops-search-not-everything` refuses in a program, by the pack's own test.
+ */
+function refuseEverything(search: string): void {
+  if (matchesEverything(search))
+    throw new UsageError(
+      `--search ${JSON.stringify(search)} matches every endpoint, so every endpoint would become a high-value asset (the policy pack's secops-search-not-everything refuses it): give a pattern that names the assets (e.g. --search 'dc-*'), or pass --force to make it anyway`,
+    );
+}
+
 /** `secops hva list|get|create|enable|disable`: the rules one by one, by hand. */
 function ruleCommands(hva: Command, out: NodeJS.WritableStream): void {
   hva
@@ -232,9 +247,11 @@ function ruleCommands(hva: Command, out: NodeJS.WritableStream): void {
     .description("make a rule by hand (no Pulumi resource holds it); prints its id")
     .option("--field <field>", "the searched field", "name")
     .requiredOption("--search <text>", "the search text, e.g. 'dc-*'")
+    .option("--force", "make the rule even when its search matches every endpoint")
     .option("--json", "print the rule as JSON")
     .addHelpText("after", example("secops hva create --search 'kiosk-*'"))
-    .action(async (o: { field: string; search: string; json?: boolean }, cmd: Command) => {
+    .action(async (o: { field: string; search: string; force?: boolean; json?: boolean }, cmd: Command) => {
+      if (!o.force) refuseEverything(o.search);
       const rule = await client(cmd).createHvaRule({ field: o.field, search: o.search });
       out.write(o.json ? json(rule) : `${rule.id}\n`);
     });
