@@ -1,18 +1,19 @@
 /**
  * Every command line of the documentation (README.md, docs/*.md, the examples' and the simulator
- * package's READMEs) is accounted for (issues 23 and 36), each by something that can fail:
+ * package's READMEs: each line of each `sh` block, continuations joined) is run, or named with why it
+ * is not (issues 23, 36 and 56), in one list this test checks:
  * - `npm exec --no -- secops ...` and `secops-sim ...` lines are run here against the simulator, as
  *   written, or a synopsis through concrete instances that use only its flags; what they did is then
  *   checked in the simulator's state and in their output;
- * - `npm` lines that cannot run here (they install, build or run the whole suite) are checked against
- *   what they rely on: the script exists and its file too, the lockfile agrees with package.json, the
- *   tarball's name is the one `npm pack` writes and installing it runs no script (the simulator's
- *   too, packed from its workspace);
- * - `pulumi` lines of the README and docs/ run for real in tests/engine/cli-docs.test.ts (the Pulumi CLI
- *   is built in CI), and no block is marked `# needs the Pulumi CLI` any more. The examples' READMEs
- *   (another owner's) still mark a whole workflow block with `# with the Pulumi CLI`; there the marker
- *   covers only the pulumi lines, and the npm lines are checked like any other.
- * A command line none of these covers fails this test.
+ * - every other line is in NOT_RUN_HERE, which names the test file (or CI script) that runs it, and
+ *   why it runs there: the Pulumi CLI (tests/engine/, the CLI built from its Go modules), the packed
+ *   tarball, a whole suite. The file must exist and name what it runs; an entry that matches no line
+ *   fails too, so the list holds only what the pages say;
+ * - the `npm` lines of that list are also checked here against what they rely on: the script exists
+ *   and its file too, the lockfile agrees with package.json, the tarball's name is the one `npm pack`
+ *   writes and installing it runs no script (the simulator's too, packed from its workspace), and
+ *   what they install by name is a peer dependency.
+ * A command line neither run here nor in the list fails this test.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -22,9 +23,6 @@ import { createSimulator, type Simulator } from "secops-sim";
 import { built, builtSim, ROOT } from "../helpers/spawn";
 
 jest.setTimeout(120_000);
-const NEEDS_CLI = "# needs the Pulumi CLI";
-/** The examples' own marker of a workflow block (see the file's comment). */
-const EXAMPLES_MARKER = "# with the Pulumi CLI";
 const BIN: Record<string, string> = {
   secops: built("cli/secops.js"),
   "secops-sim": builtSim(),
@@ -36,11 +34,120 @@ const simPkg = JSON.parse(readFileSync(join(ROOT, "simulator", "package.json"), 
 interface CommandLine {
   file: string;
   line: string;
-  /** The block's first line is a marker that covers pulumi lines. */
-  marked: boolean;
-  /** The block's marker says every line of it needs the Pulumi CLI. */
-  needsCli: boolean;
 }
+
+/** A kind of command line this test does not run: where it runs instead, and why there. */
+interface RunsElsewhere {
+  /** The pages it is on (a path, or a folder's prefix ending in "/"). */
+  pages: string[];
+  line: RegExp;
+  /** The test file (or CI script) that runs it, relative to the repository root. */
+  where: string;
+  /** What that file's text shows of it (a command, an example's folder). */
+  shows: string;
+  why: string;
+}
+
+/** The Pulumi CLI's reason: tests/engine/ runs it (built from its Go modules: docs/engine.md). */
+const ENGINE = "needs the Pulumi CLI, which tests/engine/ runs (built from its Go modules, docs/engine.md)";
+/** Pulumi's Node.js, Python and Go language hosts cannot be built here (docs/engine.md). */
+const NO_HOST = "the program runs through the Automation API: the language host cannot be built here";
+
+/** Every command line not run here, each kind once (see the file's comment). */
+const NOT_RUN_HERE: RunsElsewhere[] = [
+  { pages: ["README.md"], line: /^npm ci$/, where: ".ci/run", shows: "npm ci", why: "CI's install" },
+  { pages: ["README.md"], line: /^npm test$/, where: ".ci/run", shows: "npm test", why: "the suite itself" },
+  {
+    pages: ["README.md"],
+    line: /^npm run demo(:native)?$/,
+    where: "tests/rig/tests/demo.test.ts",
+    shows: "npm run demo:native",
+    why: "a minute each; npm run test:rig runs them",
+  },
+  {
+    pages: ["README.md"],
+    line: /^npm pack$|^npm install \.\/pulumi-secops-\S+\.tgz @pulumi\/pulumi$|^npm install @pulumi\/policy$/,
+    where: "tests/engine/cli-docs.test.ts",
+    shows: "installPacked",
+    why: "the tarball and what the README installs beside it are the program the pulumi lines run in",
+  },
+  {
+    pages: ["README.md", "docs/"],
+    line: /^pulumi /,
+    where: "tests/engine/cli-docs.test.ts",
+    shows: "pulumiLines",
+    why: ENGINE,
+  },
+  {
+    pages: ["docs/native-provider.md"],
+    line: /^npm run package:plugin$/,
+    where: "tests/engine/cli-docs.test.ts",
+    shows: "releaseArchive",
+    why: "it writes the archive the docs' `pulumi plugin install` line installs",
+  },
+  {
+    pages: ["docs/simulator-and-cli.md", "simulator/README.md"],
+    line: /^npm pack --workspace simulator$|^npm install --save-dev \.\/secops-sim-\S+\.tgz$/,
+    where: "tests/consumer/consumer.test.ts",
+    shows: "packedSim",
+    why: "packing and installing into a fresh program",
+  },
+  {
+    pages: ["examples/ci-drift/README.md"],
+    line: /^pulumi policy analyze /,
+    where: "tests/engine/cli-ci-drift.test.ts",
+    shows: "secops policy",
+    why: `${ENGINE}; there in the workflow's order, from the packed tarball`,
+  },
+  {
+    pages: ["examples/directory-settings/README.md"],
+    line: /^pulumi (config set|up$)/,
+    where: "tests/engine/engine.test.ts",
+    shows: "examples/directory-settings",
+    why: `${NO_HOST}; there through the offline runner and Pulumi's dynamic-provider host`,
+  },
+  {
+    pages: ["examples/hva-rules/README.md"],
+    line: /^npm install \.\.\/\.\.\/pulumi-secops-\S+\.tgz @pulumi\/pulumi$|^pulumi (config set|up$)/,
+    where: "tests/engine/cli-hva-rules.test.ts",
+    shows: "examples/hva-rules",
+    why: `${ENGINE}; ${NO_HOST}`,
+  },
+  {
+    pages: ["examples/multi-team/README.md"],
+    line: /^npm install$|^pulumi (config set|up$)/,
+    where: "tests/engine/cli-multi-team.test.ts",
+    shows: "examples/multi-team",
+    why: `${ENGINE}; ${NO_HOST}`,
+  },
+  {
+    pages: ["examples/go-hva-rules/README.md"],
+    line: /^pulumi (plugin install|stack init|config set|up$)/,
+    where: "tests/engine/cli-go.test.ts",
+    shows: "examples/go-hva-rules",
+    why: `${ENGINE}; ${NO_HOST} (go run ./automate up)`,
+  },
+  {
+    pages: ["examples/python-multi-team/README.md"],
+    line: /^python -m venv venv && venv\/bin\/pip install -r requirements.txt$|^pulumi (plugin install|stack init|config set|up$)/,
+    where: "tests/engine/cli-python.test.ts",
+    shows: "examples/python-multi-team",
+    why: `${ENGINE}; ${NO_HOST} (automate.py, in the virtualenv .ci/pulumi-langs/build.sh makes)`,
+  },
+  {
+    pages: ["examples/yaml-hva-rules/README.md"],
+    line: /^npm install \.\.\/\.\.\/pulumi-secops-\S+\.tgz$|^pulumi (stack init|config set|up$)/,
+    where: "tests/engine/cli-yaml.test.ts",
+    shows: "examples/yaml-hva-rules",
+    why: ENGINE,
+  },
+];
+
+/** The entry of NOT_RUN_HERE a line is in, if any. */
+const elsewhere = ({ file, line }: CommandLine) =>
+  NOT_RUN_HERE.find(
+    (e) => e.line.test(line) && e.pages.some((p) => (p.endsWith("/") ? file.startsWith(p) : file === p)),
+  );
 
 /** The documentation files, relative to the repository root. */
 function docFiles(): string[] {
@@ -51,23 +158,16 @@ function docFiles(): string[] {
   return ["README.md", "simulator/README.md", ...docs, ...examples].filter((f) => existsSync(join(ROOT, f)));
 }
 
-/** Each command line of each sh block: its file, its text (continuations joined), its block's marker. */
+/** Each command line of each sh block: its file and its text (continuations joined, comments cut). */
 function commandLines(): CommandLine[] {
   const out: CommandLine[] = [];
   for (const file of docFiles()) {
     const text = readFileSync(join(ROOT, file), "utf8");
-    for (const block of text.matchAll(/^ *```(?:sh|bash|shell)\n([\s\S]*?)^ *```/gm)) {
-      const lines = block[1]
-        .replace(/\\\n\s*/g, "")
-        .split("\n")
-        .map((l) => l.trim());
-      const needsCli = lines[0] === NEEDS_CLI;
-      const marked = needsCli || (file.startsWith("examples/") && lines[0] === EXAMPLES_MARKER);
-      for (const l of lines) {
+    for (const block of text.matchAll(/^ *```(?:sh|bash|shell)\n([\s\S]*?)^ *```/gm))
+      for (const l of block[1].replace(/\\\n\s*/g, "").split("\n")) {
         const line = l.replace(/\s+#.*$/, "").trim();
-        if (line && !line.startsWith("#")) out.push({ file, line, marked, needsCli });
+        if (line && !line.startsWith("#")) out.push({ file, line });
       }
-    }
   }
   return out;
 }
@@ -120,6 +220,10 @@ function npmLineProblem(file: string, line: string): string | undefined {
     if (w[3] !== `./${packed}`) return `npm pack --workspace simulator writes ${packed}, not ${w[3]}`;
     const scripts = INSTALL_SCRIPTS.filter((s) => simPkg.scripts[s]);
     if (scripts.length) return `installing the simulator's tarball would run ${scripts.join(", ")}`;
+    return undefined;
+  }
+  if (w[1] === "install" && w.length > 2 && w.slice(2).every((x) => pkg.peerDependencies[x])) {
+    // A peer dependency by name (`npm install @pulumi/policy`), from the registry.
     return undefined;
   }
   if (w[1] === "install" && w.length === 2) {
@@ -200,7 +304,7 @@ function runsOf(line: string): string[][] {
     ],
     "hva list": [[], ["--json"]],
     "hva get": [[ids.rule], [ids.rule, "--json"]],
-    "hva create": [[], ["--field", "name", "--json"]],
+    "hva create": [[], ["--field", "name", "--force", "--json"]],
     "hva enable": [[ids.rule, "--json"]],
     "hva disable": [[ids.rule]],
     "cases indicators": [[], ["--sort", "asc", "--json"]],
@@ -340,7 +444,22 @@ function startSimulator(argv: string[], env: NodeJS.ProcessEnv): Promise<string 
   });
 }
 
-test("every command line of the README, docs/ and the examples is run, checked or marked as needing the Pulumi CLI", async () => {
+test("NOT_RUN_HERE: each entry names a file that exists and shows what it runs, and matches a line of the pages", () => {
+  const lines = commandLines();
+  const wrong = NOT_RUN_HERE.flatMap((e) => {
+    const where = join(ROOT, e.where);
+    if (!existsSync(where)) return [`${e.line}: ${e.where} does not exist`];
+    if (!readFileSync(where, "utf8").includes(e.shows))
+      return [`${e.line}: ${e.where} does not show ${e.shows}`];
+    const matched = lines.some((l) => elsewhere(l) === e);
+    return matched ? [] : [`${e.line} (${e.pages.join(", ")}): no command line of those pages matches it`];
+  });
+  expect(wrong).toEqual([]);
+  // Every line of a page is run here or named there: none is left to a marker in the page.
+  expect(lines.filter((l) => !/^npm exec --no -- secops(-sim)? /.test(l.line) && !elsewhere(l))).toEqual([]);
+});
+
+test("every command line of the README, docs/ and the examples is run here, or runs where NOT_RUN_HERE says", async () => {
   const lines = commandLines();
   expect(lines.length).toBeGreaterThan(25);
   const env = {
@@ -354,20 +473,14 @@ test("every command line of the README, docs/ and the examples is run, checked o
   const unaccounted: string[] = [];
   const failed: string[] = [];
   let ran = 0;
-  for (const { file, line, marked, needsCli } of lines) {
-    const pulumi = line.startsWith("pulumi ") || line.includes("&& pulumi ");
-    // The README's and docs' pulumi lines run for real in tests/engine/cli-docs.test.ts (the Pulumi CLI
-    // built in CI); no block says it needs the CLI any more.
-    if (needsCli) unaccounted.push(`${file}: ${line} (under "${NEEDS_CLI}": the pulumi lines run now)`);
-    if (pulumi) {
-      if (file.startsWith("examples/") && !marked)
-        unaccounted.push(`${file}: ${line} (a pulumi line outside a "${EXAMPLES_MARKER}" block)`);
-      continue;
-    }
+  for (const command of lines) {
+    const { file, line } = command;
     const npmExec = /^npm exec --no -- (secops|secops-sim) /.exec(line);
     if (!npmExec) {
-      const problem = npmLineProblem(file, line);
-      if (problem === "unknown") unaccounted.push(`${file}: ${line}`);
+      if (!elsewhere(command)) unaccounted.push(`${file}: ${line}`);
+      // What an npm line that runs elsewhere relies on, checked here too.
+      const problem = line.startsWith("npm ") ? npmLineProblem(file, line) : undefined;
+      if (problem === "unknown") failed.push(`${file}: ${line}: no check of what it relies on`);
       else if (problem) failed.push(`${file}: ${line}: ${problem}`);
       continue;
     }

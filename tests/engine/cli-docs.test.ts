@@ -3,14 +3,21 @@
  * YAML project (examples/yaml-hva-rules: the CLI runs it with nothing else) against the simulator,
  * as written: only the placeholders are filled in (the simulator's URL and key, a hand-made rule's
  * id, the release archive's path from the checkout's root) and `--yes` is added where the CLI would
- * ask. The lines run in the order a reader follows them: settings, up, export, preview, listing,
- * import, plugin install; a line written the same in several places runs once. A pulumi line none
- * of these steps knows fails this test.
+ * ask. The lines run in the order a reader follows them: install, settings, up, export, preview,
+ * listing, import, plugin install; a line written the same in several places runs once. A pulumi line
+ * none of these steps knows fails this test.
+ *
+ * The project starts as a fresh machine has it (issue 56): no pulumi-secops and nothing of this
+ * checkout. The pages' `npm install` lines make its node_modules: the package's tarball, packed from
+ * this build, installed as npm leaves it (tests/cli/packed-install.ts), and each package they name by
+ * name linked from this checkout's node_modules (the version an install fetches). So a command that
+ * needs what no page installs fails here, as the policy pack without @pulumi/policy did.
  */
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { VERSION } from "pulumi-secops";
 import { createSimulator, type Simulator } from "secops-sim";
+import { TARBALL, installNamed, installPacked } from "../cli/packed-install";
 import { exec, pulumiCli, releaseArchive, yamlProject } from "../helpers/pulumi-cli";
 import { rules, writes } from "../helpers/sim-counts";
 import { ROOT } from "../helpers/spawn";
@@ -20,8 +27,9 @@ let sim: Simulator;
 let dir: string;
 
 /**
- * The `pulumi` lines of the sh blocks of README.md and docs/*.md (continuations joined), each line
- * once: `file` names every file that writes it.
+ * The `pulumi` lines of the sh blocks of README.md and docs/*.md (continuations joined), and their
+ * `npm install` lines of the package's tarball or of packages by name, each line once: `file` names
+ * every file that writes it.
  */
 function pulumiLines(): Array<{ file: string; line: string }> {
   const files = [
@@ -36,7 +44,7 @@ function pulumiLines(): Array<{ file: string; line: string }> {
     for (const block of text.matchAll(/^ *```(?:sh|bash|shell)\n([\s\S]*?)^ *```/gm))
       for (const l of block[1].replace(/\\\n\s*/g, "").split("\n")) {
         const line = l.replace(/\s+#.*$/, "").trim();
-        if (!line.startsWith("pulumi ")) continue;
+        if (!line.startsWith("pulumi ") && install(line) === undefined) continue;
         const same = out.find((o) => o.line === line);
         if (same) same.file += same.file.split(", ").includes(file) ? "" : `, ${file}`;
         else out.push({ file, line });
@@ -49,8 +57,23 @@ function pulumiLines(): Array<{ file: string; line: string }> {
 const words = (line: string) =>
   [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 
+/**
+ * What an `npm install` line installs into the project: the package's tarball and packages by name
+ * (`npm install ./pulumi-secops-0.1.0.tgz @pulumi/pulumi`, `npm install @pulumi/policy`); undefined for
+ * any other line (the simulator's tarball is tests/consumer/'s).
+ */
+function install(line: string): { tarball: boolean; names: string[] } | undefined {
+  const w = words(line);
+  if (w[0] !== "npm" || w[1] !== "install" || w.length < 3 || w.some((x) => x.startsWith("-"))) return;
+  const names = w.slice(2).filter((x) => !x.endsWith(`/${TARBALL}`));
+  if (names.some((x) => x.endsWith(".tgz") || x.startsWith("."))) return;
+  return { tarball: names.length < w.length - 2, names };
+}
+
 /** The order a reader follows the lines in; undefined for a line no step knows. */
 function step(line: string): number | undefined {
+  const installs = install(line);
+  if (installs) return installs.tarball ? -2 : -1;
   const order: Array<[RegExp, number]> = [
     [/^pulumi config set /, 0],
     [/^pulumi up$/, 1],
@@ -86,6 +109,8 @@ beforeAll(async () => {
   sim = await createSimulator({ seed: 408 });
   project = yamlProject("docs");
   dir = project.dir;
+  // A fresh machine: the pages' install lines put the package there (yamlProject links the checkout).
+  rmSync(join(dir, "node_modules", "pulumi-secops"));
   archive = await releaseArchive();
 });
 afterAll(async () => {
@@ -116,6 +141,12 @@ test("every pulumi line of the README and docs/ runs for real, as written", asyn
   ).toBe(true);
   const failed: string[] = [];
   for (const { file, line } of [...lines].sort((a, b) => step(a.line)! - step(b.line)!)) {
+    const installs = install(line);
+    if (installs) {
+      if (installs.tarball) installPacked(dir);
+      installNamed(dir, installs.names);
+      continue;
+    }
     const args = fill(line).slice(1);
     if (/^pulumi (up|import) /.test(`${line} `)) args.push("--yes");
     if (line.includes("--policy-pack-config policy.json"))
