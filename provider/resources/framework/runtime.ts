@@ -40,7 +40,8 @@ export function partialFailure(
   return Object.assign(new Error(`${message}: ${reason}`, { cause }), {
     id,
     properties: { ...properties, __provider: inputs.__provider },
-    reasons: [reason],
+    // The engine prints the reasons, not the message: the user reads what was recorded and what is next.
+    reasons: [`${message}: ${reason}`],
   });
 }
 

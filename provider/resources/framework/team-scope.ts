@@ -57,18 +57,34 @@ export function declareInRun(team: string, object: string, mine: Declaration): D
     writeFileSync(file, JSON.stringify({ ...mine, ...writer() }), { mode: 0o600 });
     return true;
   });
-  if (!written) return [];
+  return written ? declaredInRun(team, object, mine.urn, true) : [];
+}
+
+/** Withdraws a declaration whose Check was refused: it holds nothing, and refuses no one else. */
+export function withdrawFromRun(team: string, object: string, urn: string): void {
+  if (run === undefined) return;
+  const folder = join(intentDir(), "runs", hash(run), safe(team), hash(object));
+  rmSync(join(folder, `${hash(urn)}.${process.pid}.json`), { force: true });
+}
+
+/**
+ * The live declarations of `object` of `team` in this run by resources other than `urn` (any, when
+ * it is not known), of other processes only with `elsewhere` (a process knows its own): a delete
+ * leaves an object another resource of the run declares.
+ */
+export function declaredInRun(team: string, object: string, urn?: string, elsewhere = false): Declaration[] {
+  if (run === undefined) return [];
+  const folder = join(intentDir(), "runs", hash(run), safe(team), hash(object));
   const others: Declaration[] = [];
   for (const name of tried(() => readdirSync(folder)) ?? []) {
     const path = join(folder, name);
-    if (path === file) continue;
     const d = tried(() => JSON.parse(readFileSync(path, "utf8")) as Stored);
     if (!d || typeof d.urn !== "string" || typeof d.pid !== "number") continue;
     if (!alive(d.pid, d.token, d.start)) {
       rmSync(path, { force: true }); // a run that ended: not a declaration of this one
       continue;
     }
-    if (d.urn !== mine.urn) others.push(d);
+    if (d.urn !== urn && !(elsewhere && d.pid === process.pid)) others.push(d);
   }
   return others;
 }

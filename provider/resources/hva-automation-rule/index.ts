@@ -16,7 +16,7 @@ import {
   teamForWrite,
   teamOf,
 } from "../framework/runtime";
-import { declareInRun, type Declaration } from "../framework/team-scope";
+import { declareInRun, declaredInRun, withdrawFromRun, type Declaration } from "../framework/team-scope";
 import { dynamicImplementation } from "../framework/shim-target";
 import { FreshLoad, KeyedLock, RuleListCache, ruleOf, type RuleChange } from "./list-cache";
 import {
@@ -154,13 +154,20 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     return reason ? { ...local, failures: [{ property: "search", reason }] } : local;
   }
 
+  /** The team-wide check's verdict; a refused resource's declaration is withdrawn (it holds nothing). */
+  async #teamClash(inputs: HvaRuleInputs, urn: string, inState: boolean): Promise<string | undefined> {
+    const refusal = await this.#teamRefusal(inputs, urn, inState);
+    if (refusal) withdrawFromRun(refusal.team, ruleKey(inputs.field, inputs.search), urn);
+    return refusal?.reason;
+  }
+
   /**
    * The team-wide check (any provider of the team, in any process of the run), then never a second
    * identical rule: a new resource's rule that exists already is refused unless it adopts it or the
    * journal proves it is what this resource's interrupted create made. Without the team (no key in
    * preview, an API that does not answer) nothing is said here: the create checks again.
    */
-  async #teamClash(inputs: HvaRuleInputs, urn: string, inState: boolean): Promise<string | undefined> {
+  async #teamRefusal(inputs: HvaRuleInputs, urn: string, inState: boolean) {
     const client = await this.ctx.client().catch(() => undefined);
     const team = client && (await teamOf(client).catch(() => undefined));
     if (!client || !team) return undefined;
@@ -169,8 +176,8 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const adopts = inputs.adoptExisting === true;
     const others = declareInRun(team, ruleKey(field, search), { urn, provider: mine, inState, adopts });
     const first = others.find((o) => o.inState || !inState);
-    if (first) return teamDuplicateReason(first, mine, team, field, search);
-    if (others.length) return heldByThisReason(others[0], team, field, search);
+    if (first) return { team, reason: teamDuplicateReason(first, mine, team, field, search) };
+    if (others.length) return { team, reason: heldByThisReason(others[0], team, field, search) };
     if (inState || adopts) return undefined;
     const listed = await this.#listCache.rules(client);
     const existing = [...(listed?.values() ?? [])].filter((r) => sameRule(r, inputs));
@@ -178,7 +185,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const own = intentJournal().madeFor(team, field, search, urn);
     if (existing.some((r) => own.has(r.id))) return undefined;
     const ids = existing.map((r) => r.id);
-    return existsReason(team, field, search, ids, !this.ctx.urn?.());
+    return { team, reason: existsReason(team, field, search, ids, !this.ctx.urn?.()) };
   }
 
   async diff(id: string, olds: HvaRuleOutputs, news: HvaRuleInputs): Promise<pulumi.dynamic.DiffResult> {
@@ -402,12 +409,19 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
     const here = this.#takenOver.has(id) && (this.#takenOver.get(id) ?? "") !== (urn ?? "-");
     const elsewhere =
       !this.#takenOver.has(id) && intentJournal().takenOverElsewhere(await teamOf(client), id);
-    // Another resource that holds the rule in this run, when the front-end tells URNs apart.
+    // Another resource that holds the rule in this run, when the front-end tells URNs apart, or that
+    // declares it under any provider of the team (a rule held twice converges on the one declared).
+    const team = typeof props?.teamId === "string" && props.teamId !== "" ? props.teamId : undefined;
+    const declarer =
+      team && typeof props.field === "string" && typeof props.search === "string"
+        ? declaredInRun(team, ruleKey(props.field, props.search), urn)[0]?.urn
+        : undefined;
     const holder = urn ? [...(this.#holders.get(id) ?? [])].find((u) => u !== urn) : undefined;
     const kept =
       here || elsewhere
         ? "another resource of this stack took it over in this run (adoptExisting or import) and holds it now; only this resource left the stack"
-        : holder && `${holder} of this stack holds it; this resource no longer does`;
+        : (holder ?? declarer) &&
+          `${holder ?? declarer} of this stack holds it; this resource no longer does`;
     if (kept) {
       this.ctx.warn(`hva-kept-${id}`, `secops: HVA rule ${id} was not deleted: ${kept}`);
       return false;
