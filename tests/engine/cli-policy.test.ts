@@ -215,7 +215,7 @@ describe("native resources (Pulumi YAML)", () => {
       [
         deployed,
         rule("dc-adopt", "pol-dc-*", "      adoptExisting: true\n" + onP2),
-        `  ada:\n    type: ${U}\n    properties:\n      directoryUserId: ${USER}\n`,
+        `  ada:\n    type: ${U}\n    properties:\n      directoryUserId: ${USER}\n      needsChatOpsWelcome: true\n`,
         `  ada-p2:\n    type: ${U}\n    properties:\n      directoryUserId: ${USER}\n      needsChatOpsWelcome: false\n${onP2}`,
       ].join(""),
     );
