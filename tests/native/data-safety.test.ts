@@ -348,8 +348,13 @@ test("4c. a resource in state checked while a newcomer's adoptExisting create (s
   adopting.catch(() => undefined);
   for (let t = 0; t < 1250 && (await requests(`GET ${RULES}`)) === 0; t++)
     await new Promise((r) => setTimeout(r, 20));
-  // Within one provider the resource in state takes the rule (it held it before the newcomer came).
-  expect((await run.check(dc, inputsOf(search), inputsOf(search))).failures).toEqual([]);
+  // Within one provider the resource in state, checked after the newcomer, names it as the one to remove.
+  expect((await run.check(dc, inputsOf(search), inputsOf(search))).failures).toEqual([
+    {
+      property: "search",
+      reason: heldByThisReason({ urn: copy, provider: "the secops provider" }, undefined, "name", search),
+    },
+  ]);
   await expect(adopting).rejects.toMatchObject({
     details: `secops: invalid inputs for ${copy}: search: ${duplicateRuleReason(dc, "name", search)}`,
   });

@@ -182,7 +182,7 @@ test("package.json declares the plugin for the language host; schema.json has it
   expect(manifest.pulumi).toEqual({ resource: true, name: schema.name, version: manifest.version });
   expect(schema.version).toBe(manifest.version);
   expect(sorted(Object.keys(schema.language))).toEqual(["csharp", "go", "java", "nodejs", "python"]);
-  expect(schema.language.nodejs.packageName).toBe(manifest.name);
+  expect(schema.language.nodejs.packageName).toBe(`${manifest.name}/native`);
   expect(schema.language.python.packageName).toBe("pulumi_secops");
   expect(schema.language.go.importBasePath).toMatch(/\/sdk\/go\/secops$/);
   expect(schema.language.csharp.namespaces).toEqual({ secops: "SecOps" });

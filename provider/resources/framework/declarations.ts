@@ -21,12 +21,14 @@ export class Declarations {
   constructor(
     private readonly property: string,
     private readonly reason: (other: string, key: string) => string,
+    /** Why a resource in the state is refused when a newcomer checked before it declares its object. */
+    private readonly heldReason: (newcomer: string, key: string) => string = reason,
   ) {}
 
   /**
    * A passed check's result, recording that `urn` declares `key` (undefined: not known yet); refused
-   * when another URN declares it (`urn` then only contends). A resource in the state (`inState`) takes
-   * the object from one that is not: the newcomer's create is refused (see {@link refuseContender}).
+   * when another URN declares it (`urn` then only contends). A resource in the state (`inState`)
+   * checked after a newcomer is refused naming the newcomer as the one to remove.
    */
   checked<R extends { failures?: readonly CheckFailure[] }>(
     checked: R,
@@ -39,9 +41,12 @@ export class Declarations {
     this.#contenders.set(key, contenders.add(urn));
     if (inState) this.#inState.add(urn);
     const other = this.#byKey.get(key);
-    const newcomer = other !== undefined && inState && !this.#inState.has(other);
-    if (other !== undefined && other !== urn && !newcomer)
-      return { ...checked, failures: [{ property: this.property, reason: this.reason(other, key) }] };
+    if (other !== undefined && other !== urn) {
+      // Checked after a newcomer, a resource of the state names the newcomer as the one to remove.
+      const newcomer = inState && !this.#inState.has(other);
+      const reason = newcomer ? this.heldReason(other, key) : this.reason(other, key);
+      return { ...checked, failures: [{ property: this.property, reason }] };
+    }
     const previous = this.#byUrn.get(urn);
     if (previous !== undefined && previous !== key) {
       this.#byKey.delete(previous);

@@ -90,11 +90,12 @@ export const teamDuplicateReason = (
 /** Why a resource of the state is refused when a newcomer under another provider of its team declares its rule. */
 export const heldByThisReason = (
   newcomer: Pick<Declaration, "urn" | "provider">,
-  team: string,
+  /** The team, when the newcomer is under another provider of it. */
+  team: string | undefined,
   field: string,
   search: string,
 ) =>
-  `${newcomer.urn} (new in this update, under ${newcomer.provider}, a provider of the same team ${team}) declares ${quoted(field, search)}, which this resource holds: a rule held by two resources is deleted under one of them when the other goes. Remove that declaration (or its adoptExisting)`;
+  `${newcomer.urn} (new in this update, under ${newcomer.provider}, ${team === undefined ? "the same provider" : `a provider of the same team ${team}`}) declares ${quoted(field, search)}, which this resource holds: a rule held by two resources is deleted under one of them when the other goes. Remove that declaration (or its adoptExisting)`;
 
 /**
  * Why a create is refused when its rule already exists in the team: never a second identical rule.
@@ -118,8 +119,15 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   /** Per rule, the URNs that showed in this run they keep it: no other resource adopts or deletes it. */
   readonly #holders = new Map<string, Set<string>>();
   /** Which resource declares which rule (field and search) in this run. */
-  readonly #declared = new Declarations("search", (other, key) =>
-    duplicateRuleReason(other, ...(JSON.parse(key) as [string, string])),
+  readonly #declared = new Declarations(
+    "search",
+    (other, key) => duplicateRuleReason(other, ...(JSON.parse(key) as [string, string])),
+    (newcomer, key) =>
+      heldByThisReason(
+        { urn: newcomer, provider: this.ctx.describe?.() ?? "the secops provider" },
+        undefined,
+        ...(JSON.parse(key) as [string, string]),
+      ),
   );
   /** Creates of the same rule (field and search) run one at a time. */
   readonly #creating = new KeyedLock();

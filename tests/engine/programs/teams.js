@@ -1,5 +1,6 @@
 // A managed service provider's program in plain JavaScript: one explicit provider per client team.
-// Config: `teams` (JSON: { "<provider name>": { "rules": ["<search>", ...], "baseUrl"?: "<url>" } }),
+// Config: `teams` (JSON: { "<provider name>": { "rules": ["<search>", ...], "baseUrl"?: "<url>",
+// "adoptExisting"?: true } }),
 // `baseUrl`, and each team's key as a secret, `<provider name>ApiKey` (left out: no key).
 "use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -16,7 +17,7 @@ for (const [name, team] of Object.entries(teams)) {
   for (const search of team.rules)
     new secops.HvaAutomationRule(
       `${name}-${search.replace(/\W/g, "")}`,
-      { field: "name", search },
+      { field: "name", search, ...(team.adoptExisting ? { adoptExisting: true } : {}) },
       { provider },
     );
 }
