@@ -67,8 +67,8 @@ export class Store {
     }
     this.seedComments();
     for (const [field, search, enabled] of [
-      ["name", "dc-*", true],
-      ["name", "sql-prod-*", true],
+      ["name", "exchange-*", true],
+      ["name", "sql-reports-*", true],
       ["name", "legacy-*", false],
     ] as const) {
       this.addRule(seedData.TEAM_REGULAR, field, search, enabled);

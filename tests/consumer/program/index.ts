@@ -287,7 +287,13 @@ async function driftCheck(): Promise<boolean> {
   const resources: drift.ManagedResource[] = drift.readManaged("stack.json");
   const kinds: Array<drift.ManagedKind | undefined> = [drift.kindOf("secops:index:HvaAutomationRule")];
   const key: drift.DriftKey = { name: "TEAM_A_KEY", key: process.env.TEAM_A_KEY ?? "" };
-  const options: drift.DriftOptions = { baseUrl: "http://127.0.0.1:8080", keys: [key], ignore };
+  const other: drift.StackExport = { name: "acme/prod", resources: [] };
+  const options: drift.DriftOptions = {
+    baseUrl: "http://127.0.0.1:8080",
+    keys: [key],
+    ignore,
+    others: [other],
+  };
   try {
     const report: drift.DriftReport = await drift.driftReport(resources, options);
     const team: drift.TeamDrift | undefined = report.teams[0];
