@@ -101,7 +101,7 @@ test("the README's aliases move a dynamic stack to the native provider with 0 wr
   }
 }, 120_000);
 
-test("without the aliases the switch would replace: the runner plans a create and a delete per resource", async () => {
+test("without the aliases the switch would replace: the new rule is refused at check (its rule exists in the team: never a second), the user is created, the old resources deleted", async () => {
   const d2 = mkdtempSync(join(tmpdir(), "secops-migration-none-"));
   linkPackage(d2, ROOT);
   const native = readmeProgram();
@@ -114,7 +114,9 @@ test("without the aliases the switch would replace: the runner plans a create an
   const next = runnerOf(d2, "plain.ts", withoutAliases(native));
   try {
     const plan = await stepsOf(next.preview());
-    expect(plan.map((s) => s.op).sort()).toEqual(["create", "create", "delete", "delete"]);
+    // The refusal stops the plan before the rule's old resource is planned for deletion.
+    expect(plan.map((s) => s.op).sort()).toEqual(["check-failed", "create", "delete"]);
+    expect(JSON.stringify(plan)).toContain("a second identical rule is never created");
   } finally {
     await next.close();
     rmSync(d2, { recursive: true, force: true });
