@@ -23,6 +23,7 @@ const {
 const { tmpdir } = require("node:os");
 const { delimiter, dirname, join } = require("node:path");
 const { writeAnchors } = require("./bench-anchors");
+const { bundle } = require("./bundle-plugin");
 
 const ROOT = join(__dirname, "..");
 const DRIVER = join(ROOT, "tests", "helpers", "automation-driver.js");
@@ -98,8 +99,8 @@ function operation(request, env, marker) {
   });
 }
 
-/** A stack of `source` whose plugin is found in `pluginDir`; runs preview, up, destroy. */
-async function run(work, name, source, pluginDir, marker, cli, settings) {
+/** A stack of `source` whose plugin is found in `pluginDir`; runs preview, up, destroy (or preview only). */
+async function run(work, name, source, pluginDir, marker, cli, settings, previewOnly = false) {
   const dir = join(work, name);
   mkdirSync(join(dir, "node_modules", "@pulumi"), { recursive: true });
   symlinkSync(ROOT, join(dir, "node_modules", "pulumi-secops"), "dir");
@@ -134,6 +135,7 @@ async function run(work, name, source, pluginDir, marker, cli, settings) {
       },
     );
   const preview = await operation(request("preview"), env, marker);
+  if (previewOnly) return { preview };
   const up = await operation(request("up"), env, marker);
   await operation(request("destroy"), env, marker);
   return { preview, up };
@@ -154,6 +156,14 @@ async function engineBench(report, startSimProcess) {
     writeFileSync(anchor, `#!/bin/sh\nexec "${process.execPath}" "${anchors.host}" "$@"\n`);
     chmodSync(anchor, 0o755);
     const settings = { key: sim.apiKeys.admin, url: sim.url };
+    // The plugin without the team-wide Check, for its cost: a variant bundle in a folder of its own.
+    const noCheckDir = join(work, "nocheck-bin");
+    mkdirSync(noCheckDir);
+    const variant = join(noCheckDir, "secops-nocheck", "pulumi-resource-secops.js");
+    await bundle({ outfile: variant, define: { SECOPS_TEAM_SCOPE: "false" } });
+    const noCheck = join(noCheckDir, "pulumi-resource-secops");
+    writeFileSync(noCheck, `#!/bin/sh\nexec "${process.execPath}" "${variant}" "$@"\n`);
+    chmodSync(noCheck, 0o755);
     const fmt = (x) => `${(x.ms / 1000).toFixed(1)} s, ${(x.peak / 2 ** 20).toFixed(0)} MB`;
     for (const [label, teams, perTeam] of [
       ["1,000 rules", 0, 1000],
@@ -171,6 +181,29 @@ async function engineBench(report, startSimProcess) {
         settings,
       );
       const floor = await run(work, `anchor-${slug}`, source, anchorDir, "pulumi-host.js", cli, settings);
+      if (teams === 0) {
+        // What the team-wide Check costs at preview (issue 53): the same preview, the same plugin
+        // built without it (a variant bundle, never shipped), in this run.
+        const without = await run(
+          work,
+          `nocheck-${slug}`,
+          source,
+          noCheckDir,
+          "secops-nocheck",
+          cli,
+          settings,
+          true,
+        );
+        console.log(
+          `engine preview of ${label}: plugin ${fmt(ours.preview)}; without the team-wide Check ${fmt(without.preview)}`,
+        );
+        report(
+          `engine preview of ${label}, wall time with the team-wide Check / without it`,
+          `${(ours.preview.ms / without.preview.ms).toFixed(2)}x`,
+          "measured",
+          true,
+        );
+      }
       for (const op of ["preview", "up"]) {
         const t = ours[op].ms / floor[op].ms;
         const m = ours[op].peak / floor[op].peak;

@@ -70,10 +70,15 @@ const COMMON = {
   define: { SECOPS_BUNDLE: "true" },
 };
 
-/** Bundles the plugin into `outfile`; with `split` (the default), undici and zod beside it. */
-async function bundle({ outfile = OUT, split = true } = {}) {
+/**
+ * Bundles the plugin into `outfile`; with `split` (the default), undici and zod beside it. `define`
+ * adds compile-time constants: the benchmark's variant without the team-wide Check
+ * (`SECOPS_TEAM_SCOPE: "false"`, scripts/bench-engine.js) is built this way, never shipped.
+ */
+async function bundle({ outfile = OUT, split = true, define = {} } = {}) {
   const result = await esbuild.build({
     ...COMMON,
+    define: { ...COMMON.define, ...define },
     entryPoints: [join(ROOT, "dist", "native", "plugin", "run.js")],
     outfile,
     plugins: [plugin(split)],

@@ -27,6 +27,12 @@ type Stored = Declaration & { pid: number; token: string; start?: string };
 
 let run: string | undefined;
 
+/** False only in the benchmark's variant bundle (scripts/bench-engine.js: what the check costs). */
+declare const SECOPS_TEAM_SCOPE: boolean | undefined;
+
+/** True when Check looks across the team (always, but in the benchmark's variant without it). */
+export const teamScope = typeof SECOPS_TEAM_SCOPE === "undefined" || SECOPS_TEAM_SCOPE;
+
 /** Names this process's engine run (its address); without one, declarations stay in the process. */
 export function setEngineRun(address: string | undefined): void {
   run = address && address !== "" ? address : undefined;

@@ -16,7 +16,13 @@ import {
   teamForWrite,
   teamOf,
 } from "../framework/runtime";
-import { declareInRun, declaredInRun, withdrawFromRun, type Declaration } from "../framework/team-scope";
+import {
+  declareInRun,
+  declaredInRun,
+  teamScope,
+  withdrawFromRun,
+  type Declaration,
+} from "../framework/team-scope";
 import { dynamicImplementation } from "../framework/shim-target";
 import { FreshLoad, KeyedLock, RuleListCache, ruleOf, type RuleChange } from "./list-cache";
 import {
@@ -176,6 +182,7 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
    * preview, an API that does not answer) nothing is said here: the create checks again.
    */
   async #teamRefusal(inputs: HvaRuleInputs, urn: string, inState: boolean) {
+    if (!teamScope) return undefined;
     const client = await this.ctx.client().catch(() => undefined);
     const team = client && (await teamOf(client).catch(() => undefined));
     if (!client || !team) return undefined;
