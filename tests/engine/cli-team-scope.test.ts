@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSimulator, type Simulator } from "secops-sim";
 import {
+  duplicateRuleReason,
   existsReason,
   heldByThisReason,
   teamDuplicateReason,
@@ -127,6 +128,31 @@ test("53.1 and 53.6: the same rule under two providers of one team is refused at
   await declare(s, [{ name: "alpha-dc", provider: "c1", search: "ts-two-*" }]);
   expect((await s.op("destroy")).ok).toBe(true);
   expect(await ruleIds("ts-two-*")).toEqual([]);
+});
+
+test("53.6: under one provider, the newcomer registered before the resource it clashes with is the one refused", async () => {
+  const { s } = await teamStack("newcomer-first");
+  await declare(s, [{ name: "alpha-dc", provider: "c1", search: "ts-first-*" }]);
+  expect((await s.op("up")).ok).toBe(true);
+  const [id] = await ruleIds("ts-first-*");
+  await declare(s, [
+    { name: "alpha-dc-again", provider: "c1", search: "ts-first-*" },
+    { name: "alpha-dc", provider: "c1", search: "ts-first-*" },
+  ]);
+  await sim.control.resetStats();
+  const preview = await s.op("preview");
+  expect(preview.ok).toBe(false);
+  const inTeam = existsReason(C1, "name", "ts-first-*", [id], false);
+  const byOther = duplicateRuleReason(urn("newcomer-first", "alpha-dc"), "name", "ts-first-*");
+  expect(
+    [inTeam, byOther].some((r) => said(preview).includes(refused("alpha-dc-again", "ts-first-*", r))),
+  ).toBe(true);
+  expect(said(preview)).not.toContain("resource 'alpha-dc': property search");
+  expect(await writes(sim)).toBe(0);
+  expect(await ruleIds("ts-first-*")).toEqual([id]);
+  await declare(s, [{ name: "alpha-dc", provider: "c1", search: "ts-first-*" }]);
+  expect((await s.op("destroy")).ok).toBe(true);
+  expect(await ruleIds("ts-first-*")).toEqual([]);
 });
 
 test("53.2: adoptExisting under a second provider of the team for a rule the first holds is refused at preview; the rule stays with its holder", async () => {

@@ -61,6 +61,12 @@ export class Declarations {
    * Throws SECOPS_INVALID_INPUT when another resource declared `key` in this run, refused or not.
    * Creates ask at start and again before writing: the engine still runs Checks while creates run.
    */
+  /** Forgets that `urn` declares `key` (its check was refused after all): it refuses no one else. */
+  withdraw(key: string, urn: string): void {
+    if (this.#byKey.get(key) === urn) this.#byKey.delete(key);
+    if (this.#byUrn.get(urn) === key) this.#byUrn.delete(urn);
+  }
+
   /** The URN that declares `key` in this run (the dynamic host's create is not told its URN). */
   holder(key: string): string | undefined {
     return this.#byKey.get(key);

@@ -171,7 +171,10 @@ export class HvaAutomationRuleImpl implements ResourceImplementation<HvaRuleInpu
   /** The team-wide check's verdict; a refused resource's declaration is withdrawn (it holds nothing). */
   async #teamClash(inputs: HvaRuleInputs, urn: string, inState: boolean): Promise<string | undefined> {
     const refusal = await this.#teamRefusal(inputs, urn, inState);
-    if (refusal) withdrawFromRun(refusal.team, ruleKey(inputs.field, inputs.search), urn);
+    if (refusal) {
+      withdrawFromRun(refusal.team, ruleKey(inputs.field, inputs.search), urn);
+      this.#declared.withdraw(ruleKey(inputs.field, inputs.search), urn);
+    }
     return refusal?.reason;
   }
 
