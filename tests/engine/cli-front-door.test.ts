@@ -69,11 +69,43 @@ test("a misspelt Provider argument in a JavaScript program is refused by name; n
   await sim.control.resetStats();
   const up = await s.op("up");
   expect(up.ok).toBe(false);
-  expect(said(up)).toContain("apikey is not an argument of secops.Provider; did you mean apiKey?");
+  expect(said(up)).toContain(
+    'secops.Provider "c1": apikey is not an argument of secops.Provider; did you mean apiKey?',
+  );
   expect(said(up)).not.toMatch(/rpc error|code = |grpc/i);
   expect(await rules(sim)).toEqual(before);
   expect(await writes(sim)).toBe(0);
 });
+
+test.each([
+  [
+    "provider",
+    "pulumi:providers:secops resource 'client1': property apikey value {[secret]} has a problem: apikey is not a setting of the secops provider \"client1\"; did you mean apiKey?",
+  ],
+  [
+    "rule",
+    "secops:index:HvaAutomationRule resource 'dc-rule': property enabld value {false} has a problem: enabld is not an input of HvaAutomationRule; did you mean enabled?",
+  ],
+])(
+  "a misspelt %s argument that no SDK refused: the plugin's check names it with the closest name, and the engine names the resource; nothing is written",
+  async (typo, message) => {
+    const s = await refusalsStack("untyped.js");
+    await s.config("baseUrl", sim.url);
+    await s.config("key", sim.apiKeys.client1Admin, true);
+    await s.config("typo", typo);
+    const before = await rules(sim);
+    await sim.control.resetStats();
+    for (const op of ["preview", "up"] as const) {
+      const r = await s.op(op);
+      expect(r.ok).toBe(false);
+      const diagnostics = r.stdout.slice(r.stdout.indexOf("Diagnostics:"));
+      expect(times(diagnostics, `error: ${message}`)).toBe(1);
+      expect(said(r)).not.toMatch(/rpc error|code = |grpc/i);
+    }
+    expect(await rules(sim)).toEqual(before);
+    expect(await writes(sim)).toBe(0);
+  },
+);
 
 type Settings = { apiKey?: string; baseUrl?: string };
 const MISTAKES: Array<[string, () => Settings, string]> = [
