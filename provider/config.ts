@@ -5,6 +5,7 @@
  */
 import { SecOpsClient } from "./client/client";
 import { SecOpsConfigError } from "./client/errors";
+import { didYouMean } from "./client/options";
 import {
   CONFIG_KEYS,
   ENV_VARS,
@@ -52,13 +53,36 @@ export function resolveSettings(
   return { apiKey, baseUrl };
 }
 
+/** What may follow `secops:` in stack config besides the settings: the engine's own provider keys. */
+const ENGINE_KEYS = ["version", "pluginDownloadURL"];
+
+/**
+ * Each `secops:` stack config key that is no setting, as "the stack config secops:basUrl is not a
+ * setting; did you mean secops:baseUrl?": unnamed, a misspelt key reads as a missing setting, and the
+ * user is told to set what they did set (issue 56).
+ */
+export function unknownConfigKeys(keys: Iterable<string>): string[] {
+  const names = Object.keys(CONFIG_KEYS);
+  return [...keys]
+    .filter((k) => k.startsWith("secops:"))
+    .map((k) => k.slice("secops:".length))
+    .filter((name) => !names.includes(name) && !ENGINE_KEYS.includes(name))
+    .map((name) => {
+      const hint = didYouMean(name, names).replace("did you mean ", "did you mean secops:");
+      return `the stack config secops:${name} is not a setting${hint}`;
+    });
+}
+
 /**
  * The problems of the settings a provider without explicit ones would use, each naming where it was
- * set; undefined when all present pass (a missing one is no problem: a preview works without it).
+ * set, misspelt `secops:` keys (of `configKeys`, every key of the stack config) first; undefined when
+ * all present pass (a missing one is no problem: a preview works without it).
  */
 export function configuredSettingsProblem(
   fromConfig: (key: string) => string | undefined,
+  configKeys: Iterable<string> = [],
 ): SecOpsConfigError | undefined {
+  const unknown = unknownConfigKeys(configKeys).map((text) => ({ key: undefined, text }));
   const problems = (["apiKey", "baseUrl"] as const).flatMap((key) => {
     const configured = fromConfig(CONFIG_KEYS[key]);
     const [value, where] =
@@ -68,8 +92,9 @@ export function configuredSettingsProblem(
     const problem = value ? settingProblem(key, value) : undefined;
     return problem ? [{ key, text: `${where} is not usable: ${problem}` }] : [];
   });
-  if (!problems.length) return undefined;
-  return new SecOpsConfigError(`secops: ${problems.map((p) => p.text).join("; ")}`, problems[0].key);
+  const all = [...unknown, ...problems];
+  if (!all.length) return undefined;
+  return new SecOpsConfigError(`secops: ${all.map((p) => p.text).join("; ")}`, all[0].key);
 }
 
 const clients = new Map<string, SecOpsClient>();
@@ -90,10 +115,11 @@ export async function closeSharedClients(): Promise<void> {
 }
 
 /**
- * What a provider instance says once at configure when it has no key or URL: a preview still works
- * (Check, Diff and preview creates need no API), but up would fail. Undefined for other errors.
+ * What a provider instance says once at configure when it has no key or URL: a preview of resources
+ * still works (Check, Diff and preview creates need no API), but a data source, and up, fail. It says
+ * so, since the data source's failure follows it (issue 56). Undefined for other errors.
  */
 export function missingSettingsWarning(err: unknown): string | undefined {
   if (!(err instanceof SecOpsConfigError)) return undefined;
-  return `${err.message}. Preview shows the plan without reading the API; up will fail before sending any request`;
+  return `${err.message}. Preview plans the resources without reading the API (a data source needs it); up will fail before sending any request`;
 }

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { Detection, SortDirection } from "../client/types";
 import type { FunctionDefinition } from "../resources/framework/definition";
-import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
+import { functionClient, outputCall, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** Arguments of {@link getCaseThreatIndicators}. */
 export interface GetCaseThreatIndicatorsArgs {
@@ -80,5 +80,7 @@ export function getCaseThreatIndicatorsOutput(
 ): pulumi.Output<GetCaseThreatIndicatorsResult> {
   return sdk()
     .all([args, opts ?? {}])
-    .apply(([a, o]) => getCaseThreatIndicators(a as GetCaseThreatIndicatorsArgs, o as FunctionOptions));
+    .apply(([a, o]) =>
+      outputCall(() => getCaseThreatIndicators(a as GetCaseThreatIndicatorsArgs, o as FunctionOptions)),
+    );
 }

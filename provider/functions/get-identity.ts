@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Identity } from "../client/types";
 import type { FunctionDefinition } from "../resources/framework/definition";
-import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
+import { functionClient, outputCall, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** getIdentity, declared once (the schema and the native invoke are made of it). */
 export const definition: FunctionDefinition = {
@@ -48,5 +48,5 @@ export function getIdentityOutput(
 ): pulumi.Output<Identity> {
   return sdk()
     .output(opts ?? {})
-    .apply((o) => getIdentity(o as FunctionOptions));
+    .apply((o) => outputCall(() => getIdentity(o as FunctionOptions)));
 }

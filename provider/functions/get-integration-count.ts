@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { SecOpsClient } from "../client/client";
 import type { IntegrationFilter } from "../client/types";
 import type { FunctionDefinition } from "../resources/framework/definition";
-import { functionClient, sdk, type FunctionOptions, type InputFields } from "./common";
+import { functionClient, outputCall, sdk, type FunctionOptions, type InputFields } from "./common";
 
 /** The result of {@link getIntegrationCount}. */
 export interface IntegrationCountResult {
@@ -70,5 +70,5 @@ export function getIntegrationCountOutput(
 ): pulumi.Output<IntegrationCountResult> {
   return sdk()
     .all([args ?? {}, opts ?? {}])
-    .apply(([a, o]) => getIntegrationCount(a as IntegrationFilter, o as FunctionOptions));
+    .apply(([a, o]) => outputCall(() => getIntegrationCount(a as IntegrationFilter, o as FunctionOptions)));
 }

@@ -38,7 +38,7 @@ export class Provider extends pulumi.ProviderResource {
   declare readonly baseUrl: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ProviderArgs = {}, opts: pulumi.ResourceOptions = {}) {
-    checkArgs(args, argNames<ProviderArgs>({ apiKey: true, baseUrl: true }), "secops.Provider");
+    checkArgs(args, argNames<ProviderArgs>({ apiKey: true, baseUrl: true }), "secops.Provider", name);
     super(
       Provider.__pulumiType,
       name,

@@ -32,16 +32,19 @@ export function argNames<T>(names: { [K in keyof Required<T>]: true }): readonly
 }
 
 /**
- * Refuses an unknown argument name, naming the closest known one (`apikey is not an argument of
- * secops.Provider; did you mean apiKey?`). `type` is the name a program uses.
+ * Refuses an unknown argument name, naming the closest known one. `type` is the name a program uses;
+ * `name`, a resource's or provider's name, starts the message, so that a program of 40 rules says
+ * which one (`secops.Provider "client1": apikey is not an argument of secops.Provider; did you mean
+ * apiKey?`). Invokes have no name.
  */
-export function checkArgs(args: unknown, known: readonly string[], type: string): void {
+export function checkArgs(args: unknown, known: readonly string[], type: string, name?: string): void {
   if (args === undefined || args === null) return;
+  const who = name === undefined ? "" : `${type} ${JSON.stringify(name)}: `;
   if (typeof args !== "object" || Array.isArray(args))
-    throw new pulumi.RunError(`the arguments of ${type} must be an object`);
+    throw new pulumi.RunError(`${who}the arguments of ${type} must be an object`);
   for (const key of Object.keys(args)) {
     if (known.includes(key)) continue;
-    throw new pulumi.RunError(`${key} is not an argument of ${type}${didYouMean(key, known)}`);
+    throw new pulumi.RunError(`${who}${key} is not an argument of ${type}${didYouMean(key, known)}`);
   }
 }
 
@@ -65,7 +68,7 @@ export function requireInputs(
   args: object | undefined,
   opts: pulumi.CustomResourceOptions,
 ): void {
-  checkArgs(args, spec.known, spec.type);
+  checkArgs(args, spec.known, spec.type, name);
   if (opts.id || opts.urn) return;
   for (const input of spec.required)
     if (!args || (args as Record<string, unknown>)[input] === undefined)

@@ -11,6 +11,7 @@ import { createSimulator, type Simulator } from "secops-sim";
 import { rules, writes } from "../helpers/sim-counts";
 import { engineStack, type EngineStack, type OpResult } from "../helpers/pulumi-stack";
 import { built } from "../helpers/spawn";
+import { VERSION } from "../../provider/version";
 
 jest.setTimeout(300_000);
 built("plugin/pulumi-resource-secops.js");
@@ -69,10 +70,96 @@ test("a misspelt Provider argument in a JavaScript program is refused by name; n
   await sim.control.resetStats();
   const up = await s.op("up");
   expect(up.ok).toBe(false);
-  expect(said(up)).toContain("apikey is not an argument of secops.Provider; did you mean apiKey?");
+  expect(said(up)).toContain(
+    'secops.Provider "c1": apikey is not an argument of secops.Provider; did you mean apiKey?',
+  );
   expect(said(up)).not.toMatch(/rpc error|code = |grpc/i);
   expect(await rules(sim)).toEqual(before);
   expect(await writes(sim)).toBe(0);
+});
+
+test.each([
+  [
+    "provider",
+    "pulumi:providers:secops resource 'client1': property apikey value {[secret]} has a problem: apikey is not a setting of the secops provider \"client1\"; did you mean apiKey?",
+  ],
+  [
+    "rule",
+    "secops:index:HvaAutomationRule resource 'dc-rule': property enabld value {false} has a problem: enabld is not an input of HvaAutomationRule; did you mean enabled?",
+  ],
+])(
+  "a misspelt %s argument that no SDK refused: the plugin's check names it with the closest name, and the engine names the resource; nothing is written",
+  async (typo, message) => {
+    const s = await refusalsStack("untyped.js");
+    await s.config("baseUrl", sim.url);
+    await s.config("key", sim.apiKeys.client1Admin, true);
+    await s.config("typo", typo);
+    const before = await rules(sim);
+    await sim.control.resetStats();
+    for (const op of ["preview", "up"] as const) {
+      const r = await s.op(op);
+      expect(r.ok).toBe(false);
+      const diagnostics = r.stdout.slice(r.stdout.indexOf("Diagnostics:"));
+      expect(times(diagnostics, `error: ${message}`)).toBe(1);
+      expect(said(r)).not.toMatch(/rpc error|code = |grpc/i);
+    }
+    expect(await rules(sim)).toEqual(before);
+    expect(await writes(sim)).toBe(0);
+  },
+);
+
+test("a misspelt secops: stack config key with dynamic resources and a data source: named once each, with the closest key; no stack trace, no contradicting warning", async () => {
+  const s = await engineStack("config-typo", join(PROGRAMS, "dynamic-data.js"), {
+    SECOPS_API_KEY: "",
+    SECOPS_BASE_URL: "",
+  });
+  stacks.push(s);
+  await s.config("secops:basUrl", sim.url);
+  await s.config("secops:apiKey", sim.apiKeys.admin, true);
+  const typo = "secops: the stack config secops:basUrl is not a setting; did you mean secops:baseUrl?";
+  const before = await rules(sim);
+  await sim.control.resetStats();
+  for (const op of ["preview", "up"] as const) {
+    const r = await s.op(op);
+    expect(r.ok).toBe(false);
+    const diagnostics = r.stdout.slice(r.stdout.indexOf("Diagnostics:"));
+    // The data source (in the program) and the dynamic provider (its first check) each say it once.
+    expect(times(diagnostics, `error: ${typo}`)).toBe(1);
+    expect(
+      times(diagnostics, `resource 'dc' has a problem: ${typo}`) +
+        times(diagnostics, `resource 'build' has a problem: ${typo}`),
+    ).toBe(1);
+    expect(times(diagnostics, "error: ")).toBe(2);
+    expect(said(r)).not.toMatch(
+      /Unhandled exception|PromiseRejectionHandledWarning|Preview (shows|plans)|\n\s+at /,
+    );
+  }
+  expect(await rules(sim)).toEqual(before);
+  expect(await writes(sim)).toBe(0);
+});
+
+test("a misspelt secops: stack config key with native resources and a data source: the default provider's check names it once, with the closest key", async () => {
+  const s = await engineStack("config-typo-native", join(PROGRAMS, "native-default.js"), {
+    SECOPS_API_KEY: "",
+    SECOPS_BASE_URL: "",
+  });
+  stacks.push(s);
+  await s.config("secops:basUrl", sim.url);
+  await s.config("secops:apiKey", sim.apiKeys.admin, true);
+  // The SDK's default provider is named after its version: default_0_1_0.
+  const typo = `error: pulumi:providers:secops resource 'default_${VERSION.replace(/\./g, "_")}': property basUrl value {${sim.url}} has a problem: basUrl is not a setting of the default secops provider (stack config secops:basUrl); did you mean baseUrl?`;
+  await sim.control.resetStats();
+  for (const op of ["preview", "up"] as const) {
+    const r = await s.op(op);
+    expect(r.ok).toBe(false);
+    const diagnostics = r.stdout.slice(r.stdout.indexOf("Diagnostics:"));
+    expect(times(diagnostics, typo)).toBe(1);
+    expect(times(diagnostics, "error: ")).toBe(1);
+    expect(said(r)).not.toMatch(
+      /Unhandled exception|PromiseRejectionHandledWarning|Preview (shows|plans)|rpc error|\n\s+at /,
+    );
+  }
+  expect(await sim.control.stats()).toMatchObject({ requests: {} });
 });
 
 type Settings = { apiKey?: string; baseUrl?: string };

@@ -65,10 +65,14 @@ describe("under mocks", () => {
   test("Provider: a misspelt apiKey is refused with the closest name; nothing is registered", () => {
     expect.assertions(3);
     expect(() => new native.Provider("client1", { apikey: "simkey_x" } as never)).toThrow(
-      new Error("apikey is not an argument of secops.Provider; did you mean apiKey?"),
+      new Error(
+        'secops.Provider "client1": apikey is not an argument of secops.Provider; did you mean apiKey?',
+      ),
     );
     expect(() => new native.Provider("client1", { baseURL: "https://x.example.com" } as never)).toThrow(
-      new Error("baseURL is not an argument of secops.Provider; did you mean baseUrl?"),
+      new Error(
+        'secops.Provider "client1": baseURL is not an argument of secops.Provider; did you mean baseUrl?',
+      ),
     );
     expect(reached).toEqual([]);
   });
@@ -77,11 +81,15 @@ describe("under mocks", () => {
     expect.assertions(6);
     const rule = (args: object) => () => new native.HvaAutomationRule("dc", args as never);
     expect(rule({ field: "name", search: "dc-*", enabeld: false })).toThrow(
-      new Error("enabeld is not an argument of secops.HvaAutomationRule; did you mean enabled?"),
+      new Error(
+        'secops.HvaAutomationRule "dc": enabeld is not an argument of secops.HvaAutomationRule; did you mean enabled?',
+      ),
     );
     // The misspelt required input is named as the typo it is, not as a missing `search`.
     expect(rule({ field: "name", serch: "dc-*" })).toThrow(
-      new Error("serch is not an argument of secops.HvaAutomationRule; did you mean search?"),
+      new Error(
+        'secops.HvaAutomationRule "dc": serch is not an argument of secops.HvaAutomationRule; did you mean search?',
+      ),
     );
     expect(rule({ field: "name" })).toThrow(
       new Error(`Missing required property 'search' of secops.HvaAutomationRule "dc"`),
@@ -94,7 +102,7 @@ describe("under mocks", () => {
         } as never),
     ).toThrow(
       new Error(
-        "credentialExposed is not an argument of secops.DirectoryUserSettings; did you mean credentialsExposed?",
+        'secops.DirectoryUserSettings "ada": credentialExposed is not an argument of secops.DirectoryUserSettings; did you mean credentialsExposed?',
       ),
     );
     expect(() => new native.DirectoryUserSettings("ada", {} as never)).toThrow(
@@ -235,8 +243,10 @@ new native.HvaAutomationRule("dc", { field: "name", search: "front-door-dc-*", e
   ];
   expect(results.map((r) => r.stderr)).toEqual(["", ""]);
   expect(results.map((r) => JSON.parse(r.stdout))).toEqual([
-    errors("apikey is not an argument of secops.Provider; did you mean apiKey?"),
-    errors("enabeld is not an argument of secops.HvaAutomationRule; did you mean enabled?"),
+    errors('secops.Provider "client1": apikey is not an argument of secops.Provider; did you mean apiKey?'),
+    errors(
+      'secops.HvaAutomationRule "dc": enabeld is not an argument of secops.HvaAutomationRule; did you mean enabled?',
+    ),
   ]);
   expect((await sim.control.stats()).requests).toEqual({});
   expect(await rulesPerTeam()).toEqual(before);

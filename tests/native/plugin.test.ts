@@ -320,7 +320,7 @@ test("without a key: Configure says once what preview and up will do; a create f
       urn: "",
       message:
         "secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the " +
-        "SECOPS_API_KEY environment variable. Preview shows the plan without reading the API; up will fail " +
+        "SECOPS_API_KEY environment variable. Preview plans the resources without reading the API (a data source needs it); up will fail " +
         "before sending any request",
     },
   ]);

@@ -126,7 +126,7 @@ test("SDK: the generated native and dynamic classes type-check; the native one r
   expect(dynamic).toContain('shim("pulumi-secops/resources/toy-welcome")');
   const { ToyWelcome } = loadNative(native);
   expect(() => new ToyWelcome("x", { userid: "du-1" })).toThrow(
-    "userid is not an argument of secops.ToyWelcome; did you mean userId?",
+    'secops.ToyWelcome "x": userid is not an argument of secops.ToyWelcome; did you mean userId?',
   );
   expect(() => new ToyWelcome("x", {})).toThrow(
     `Missing required property 'userId' of secops.ToyWelcome "x"`,

@@ -87,3 +87,17 @@ test("usable settings: no failure, and the create is sent", async () => {
   expect((await sim.control.state()).rules.some((r) => r.id === made.id)).toBe(true);
   await provider.delete(made.id, made.outs);
 });
+
+test("a misspelt secops: key of the stack config is named with the closest key, once, and no missing-setting warning says preview works (issue 56)", async () => {
+  const warnings = captureWarnings();
+  const values: Record<string, string> = { "secops:apiKey": sim.apiKeys.admin, "secops:basUrl": sim.url };
+  // Pulumi's dynamic-provider host hands the provider its config as `rawConfig` behind `get`.
+  const req = { config: { rawConfig: values, get: (k: string) => values[k] } };
+  const provider = asHost(dynamicImplementation((ctx) => new HvaAutomationRuleImpl(ctx)));
+  await provider.configure(req as never);
+  const reason = "secops: the stack config secops:basUrl is not a setting; did you mean secops:baseUrl?";
+  expect((await provider.check({}, inputs)).failures).toEqual([{ property: "", reason }]);
+  expect((await provider.check({}, inputs)).failures).toBeUndefined();
+  await expect(provider.create(inputs)).rejects.toThrow(new Error(reason));
+  expect(warnings).toEqual([]);
+});

@@ -295,7 +295,7 @@ describe("configuration", () => {
     });
     // Said once at configure, so a preview without a key does not pass silently (issue 23 point 3).
     expect(warnings).toEqual([
-      "secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the SECOPS_API_KEY environment variable. Preview shows the plan without reading the API; up will fail before sending any request",
+      "secops: no API key configured: set it with `pulumi config set --secret secops:apiKey <key>` or the SECOPS_API_KEY environment variable. Preview plans the resources without reading the API (a data source needs it); up will fail before sending any request",
     ]);
     process.env = saved;
   });

@@ -34,7 +34,7 @@ export class ProviderRuntime implements ResourceContext {
    * once (so preview fails) and every API call; a missing one only API calls (preview needs no key).
    */
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    const error = configuredSettingsProblem((key) => req.config.get(key));
+    const error = configuredSettingsProblem((key) => req.config.get(key), configKeys(req));
     this.problem = error?.message;
     const settings = error
       ? Promise.reject(error)
@@ -72,6 +72,16 @@ export class ProviderRuntime implements ResourceContext {
 }
 
 const warned = new Set<string>();
+
+/**
+ * Every key of the stack config the host was configured with. Pulumi's `ConfigureRequest` offers only
+ * `get`; its config object keeps them as `rawConfig` (@pulumi/pulumi 3.248 to 3.270). Without that
+ * field, no key is named (and a misspelt one reads as a missing setting, as before).
+ */
+function configKeys(req: pulumi.dynamic.ConfigureRequest): string[] {
+  const raw = (req.config as { rawConfig?: unknown }).rawConfig;
+  return raw && typeof raw === "object" ? Object.keys(raw) : [];
+}
 
 /** The `provider` export a resource module offers the shim (protocol v1 above). */
 export interface DynamicImplementation<I = never, O = never> extends ResourceImplementation<I, O> {
